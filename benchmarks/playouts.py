@@ -1,0 +1,59 @@
+"""Uniformly random full games: the project's speed benchmark.
+
+Every decision picks uniformly among the listed legal actions (``len`` and one index of
+the lazy legal-action sequence); a decision is one applied player action (the second
+card, the ticket keep and a tunnel payment each count; chance steps do not). Setup and
+final scoring are included. One process, one core.
+
+    python benchmarks/playouts.py --edition usa --players 4 --games 500 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ttr_core import Ruleset
+from ttr_core import rng
+from ttr_core.engine import apply, new_game
+from ttr_core.legal import LegalActions
+from ttr_core.scoring import score_game
+
+
+def play(rs: Ruleset, players: int, seed: int) -> int:
+    """Play one random game; return the number of decisions."""
+    state = new_game(rs, players, seed=seed)
+    gen = rng.seed_state(seed ^ 0x5DEECE66D)
+    decisions = 0
+    while not state.is_over:
+        legal = LegalActions(rs, state)
+        k, gen = rng.below(gen, len(legal))
+        state = apply(rs, state, legal[k])
+        decisions += 1
+    score_game(rs, state)
+    return decisions
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edition", default="usa")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rs = Ruleset.build(args.edition)
+    start = time.perf_counter()
+    decisions = 0
+    for i in range(args.games):
+        decisions += play(rs, args.players, rng.derive_seed(args.seed, i))
+    elapsed = time.perf_counter() - start
+    print(
+        f"edition={rs.id} players={args.players} games={args.games} "
+        f"games_per_s={args.games / elapsed:.1f} "
+        f"decisions_per_game={decisions / args.games:.1f} "
+        f"us_per_decision={elapsed / decisions * 1e6:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""The USA edition (the base game): map data and the opening-deal option.
+
+Registered through the ``ttr.editions`` entry point like any third-party edition.
+Everything else is declared in ``usa.json`` and played by the core's shared mechanics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from attrs import evolve
+
+from ttr_core import EditionInfo, MapData, OptionSpec, Parameters, hookimpl, load_packaged_map
+
+
+@hookimpl
+def ttr_edition_info() -> EditionInfo:
+    return EditionInfo(
+        id="usa",
+        name="Ticket to Ride (USA)",
+        aliases=("base", "us", "zug-um-zug"),
+        rules_version="1",
+    )
+
+
+@hookimpl
+def ttr_options() -> Sequence[OptionSpec]:
+    return (
+        OptionSpec(
+            name="opening_tickets",
+            default=3,
+            choices=(3, 4),
+            doc="Opening tickets dealt to each player (keep at least 2): 3 by the rulebook, "
+            "4 as in the customer's documents (rule USA-3).",
+        ),
+    )
+
+
+@cache
+def _map() -> MapData:
+    return load_packaged_map(__name__, "usa.json")
+
+
+@hookimpl
+def ttr_map_data(options: Mapping[str, Any]) -> MapData:
+    return _map()
+
+
+@hookimpl
+def ttr_parameters(map_data: MapData, options: Mapping[str, Any]) -> Parameters:
+    params = map_data.parameters
+    deal = options.get("opening_tickets", params.opening_tickets.deal)
+    return evolve(params, opening_tickets=evolve(params.opening_tickets, deal=deal))

@@ -1,0 +1,105 @@
+"""The actions a player can take. Each class has a stable ``tag`` used on the wire.
+
+Routes are named by track id, tickets by ticket id and cities by name, as in the map
+data; cards are card numbers (see :mod:`ttr_core.cards`) and payments nine-count tuples.
+In JSON, cards appear by name: ``{"tag": "claim_route", "route": 40, "cards": {"red": 3}}``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from attrs import field, frozen
+
+CARD = {"wire": "card"}
+CARDS = {"wire": "cards"}
+
+
+@frozen
+class Action:
+    """Base class of all actions."""
+
+    tag: ClassVar[str] = ""
+
+
+@frozen
+class TakeFaceUp(Action):
+    """Take a face-up card of the given kind (the leftmost slot showing it)."""
+
+    tag: ClassVar[str] = "take_face_up"
+    card: int = field(metadata=CARD)
+
+
+@frozen
+class DrawBlind(Action):
+    """Take the top card of the train deck."""
+
+    tag: ClassVar[str] = "draw_blind"
+
+
+@frozen
+class DrawTickets(Action):
+    """Draw destination tickets (then choose which to keep)."""
+
+    tag: ClassVar[str] = "draw_tickets"
+
+
+@frozen
+class KeepTickets(Action):
+    """Keep these of the tickets just drawn (or dealt); the rest are returned."""
+
+    tag: ClassVar[str] = "keep_tickets"
+    tickets: tuple[int, ...]
+
+
+@frozen
+class ClaimRoute(Action):
+    """Claim a track, paying exactly these cards."""
+
+    tag: ClassVar[str] = "claim_route"
+    route: int
+    cards: tuple[int, ...] = field(metadata=CARDS)
+
+
+@frozen
+class PayTunnel(Action):
+    """Pay the extra cards a tunnel reveal demanded, completing the claim."""
+
+    tag: ClassVar[str] = "pay_tunnel"
+    cards: tuple[int, ...] = field(metadata=CARDS)
+
+
+@frozen
+class WithdrawTunnel(Action):
+    """Give up a tunnel claim: the cards go back to the hand and the turn ends."""
+
+    tag: ClassVar[str] = "withdraw_tunnel"
+
+
+@frozen
+class BuildStation(Action):
+    """Build a station in a city, paying these cards."""
+
+    tag: ClassVar[str] = "build_station"
+    city: str
+    cards: tuple[int, ...] = field(metadata=CARDS)
+
+
+@frozen
+class Pass(Action):
+    """Do nothing this turn; legal only when no other action is."""
+
+    tag: ClassVar[str] = "pass"
+
+
+ACTION_TYPES: tuple[type[Action], ...] = (
+    TakeFaceUp,
+    DrawBlind,
+    DrawTickets,
+    KeepTickets,
+    ClaimRoute,
+    PayTunnel,
+    WithdrawTunnel,
+    BuildStation,
+    Pass,
+)

@@ -1,0 +1,53 @@
+"""The core's default hook implementations, registered ``trylast`` in every ruleset.
+
+They implement the shared mechanics an edition switches on by its parameters: the
+two-city ticket, the longest-path bonus and the points for unbuilt stations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ttr_core.hookspecs import hookimpl
+from ttr_core.mapdata import MapData, Parameters, Ticket
+from ttr_core.scoring import PlayerNetwork, ScoringContext, TicketResult
+
+
+@hookimpl(trylast=True)
+def ttr_parameters(map_data: MapData, options: Mapping[str, Any]) -> Parameters:
+    """The parameters as declared in the map data."""
+    return map_data.parameters
+
+
+@hookimpl(trylast=True)
+def ttr_ticket_result(
+    ticket: Ticket, network: PlayerNetwork, context: ScoringContext
+) -> TicketResult | None:
+    """A two-city ticket scores its points if completed, loses them otherwise (TICKET-6, TICKET-7)."""
+    if ticket.b is None or ticket.points is None:
+        return None
+    rs = context.ruleset
+    done = network.connects(rs.city_index[ticket.a], rs.city_index[ticket.b])
+    index = rs.ticket_index[ticket.id]
+    return TicketResult(ticket=index, points=ticket.points if done else -ticket.points, completed=done)
+
+
+@hookimpl(trylast=True)
+def ttr_final_bonuses(context: ScoringContext) -> Mapping[str, Sequence[int]]:
+    """Longest-path bonus to every player on the longest path (PATH-4, PATH-5), unbuilt stations."""
+    rs = context.ruleset
+    p = rs.params
+    out: dict[str, list[int]] = {}
+    if p.longest_path_bonus:
+        lengths = context.longest_paths
+        top = max(lengths, default=0)
+        out[p.longest_path_bonus_name] = [
+            p.longest_path_bonus if top > 0 and n == top else 0 for n in lengths
+        ]
+    if p.stations and p.unbuilt_station_points:
+        out["unbuilt_stations"] = [
+            (p.stations - len(pp.stations)) * p.unbuilt_station_points
+            for pp in context.position.players
+        ]
+    return out

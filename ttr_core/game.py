@@ -1,0 +1,283 @@
+"""A game session: a ruleset, the current state, the log, and saved records.
+
+:class:`Game` is the convenient, mutable front of the pure engine: it keeps the log
+(outside the immutable state, so applying an action never copies it) and turns it into
+a :class:`GameRecord` that replays to an equal state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import cattrs
+from attrs import frozen
+
+from ttr_core import engine
+from ttr_core.actions import Action
+from ttr_core.errors import IllegalActionError, RecordError, TtrError
+from ttr_core.events import Event, Shuffled
+from ttr_core.legal import LegalActions
+from ttr_core.ruleset import Ruleset
+from ttr_core.scoring import Scoresheet, score_game
+from ttr_core.serialize import CONVERTER
+from ttr_core.state import GameState
+from ttr_core.views import PlayerView, view_of
+
+RECORD_FORMAT = 1
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""Records larger than this are refused before parsing."""
+
+
+@frozen
+class LogEntry:
+    """One applied action and the events it caused."""
+
+    action: Action
+    events: tuple[Event, ...]
+
+
+@frozen
+class GameRecord:
+    """Everything needed to replay a game exactly, and to check that it is the same game."""
+
+    edition: str
+    rules_version: str
+    map_hash: str
+    options: Mapping[str, Any]
+    seed: int | None
+    players: tuple[str, ...]
+    start_player: int
+    setup: tuple[Event, ...]
+    log: tuple[LogEntry, ...]
+    format: int = RECORD_FORMAT
+
+    def to_json(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(CONVERTER.unstructure(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Parse a record; raise :class:`RecordError` if it is not well formed.
+
+        This checks the shape only; :meth:`Game.replay` checks that it is consistent.
+        """
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes")
+        try:
+            raw = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RecordError(f"record is not valid JSON ({exc})") from None
+        if not isinstance(raw, dict):
+            raise RecordError("record must be a JSON object")
+        if raw.get("format") != RECORD_FORMAT:
+            raise RecordError(f"unsupported record format {raw.get('format')!r}")
+        try:
+            return CONVERTER.structure(raw, GameRecord)
+        except cattrs.BaseValidationError as exc:
+            raise RecordError("; ".join(cattrs.transform_error(exc, path="$"))) from None
+        except (ValueError, TypeError) as exc:
+            raise RecordError(str(exc)) from None
+
+
+class _RecordedChance:
+    """Shuffle outcomes taken from recorded events, checked against the cards shuffled."""
+
+    def __init__(self, events: Iterable[Event], where: str) -> None:
+        self._shuffles: Iterator[Shuffled] = iter(
+            [e for e in events if isinstance(e, Shuffled)]
+        )
+        self._where = where
+
+    def shuffle(self, pile: str, reason: str, items: Sequence[int]) -> tuple[int, ...]:
+        event = next(self._shuffles, None)
+        if event is None or event.pile != pile or event.reason != reason:
+            raise RecordError(f"{self._where}: a {pile} shuffle ({reason}) is not recorded")
+        if Counter(event.order) != Counter(items):
+            raise RecordError(
+                f"{self._where}: the recorded {pile} shuffle does not hold the cards that "
+                "were shuffled (a card cannot be where the record says)"
+            )
+        return event.order
+
+
+class Game:
+    """A game in progress: apply actions, list legal ones, view, score, save, replay."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        state: GameState,
+        names: Sequence[str],
+        *,
+        seed: int | None,
+        setup: Sequence[Event],
+        log: Iterable[LogEntry] = (),
+    ) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.names = tuple(names)
+        self.seed = seed
+        self.setup = tuple(setup)
+        self.log: list[LogEntry] = list(log)
+        self._legal: LegalActions | None = None
+
+    @classmethod
+    def new(
+        cls,
+        edition: str | Ruleset,
+        players: int | Sequence[str] = 2,
+        *,
+        seed: int = 0,
+        start_player: int = 0,
+        options: Mapping[str, Any] | None = None,
+        plugins: Iterable[object] = (),
+    ) -> Game:
+        """Start a seeded game. ``players`` is a count or a list of unique names.
+
+        :raises UnknownEditionError, OptionError: bad edition or options.
+        :raises ValueError: bad player count, duplicate names or a bad start player.
+        """
+        rs = edition if isinstance(edition, Ruleset) else Ruleset.build(edition, options, plugins)
+        names = (
+            tuple(f"Player {i + 1}" for i in range(players))
+            if isinstance(players, int)
+            else tuple(players)
+        )
+        if len(set(names)) != len(names):
+            raise ValueError("player names must be unique")
+        setup: list[Event] = []
+        state = engine.new_game(
+            rs, len(names), seed=seed, start_player=start_player, events=setup
+        )
+        return cls(rs, state, names, seed=seed, setup=setup)
+
+    # -- play ----------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.state.is_over
+
+    @property
+    def current_player(self) -> int:
+        """The seat that decides next."""
+        return self.state.current
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the player to decide (a lazy sequence)."""
+        if self._legal is None or self._legal.state is not self.state:
+            self._legal = LegalActions(self.ruleset, self.state)
+        return self._legal
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action of the current player and return the events it caused.
+
+        :raises IllegalActionError: naming the rule broken; nothing changes.
+        """
+        events: list[Event] = []
+        self.state = engine.apply(self.ruleset, self.state, action, events=events)
+        self.log.append(LogEntry(action=action, events=tuple(events)))
+        return events
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see."""
+        return view_of(self.ruleset, self.state, seat)
+
+    def scores(self) -> Scoresheet:
+        """The final scoring (of the current position, if the game is not over yet)."""
+        return score_game(self.ruleset, self.state, self.names)
+
+    # -- records -------------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        """The game so far as a replayable record."""
+        rs = self.ruleset
+        return GameRecord(
+            edition=rs.id,
+            rules_version=rs.info.rules_version,
+            map_hash=rs.map_hash,
+            options=dict(rs.options),
+            seed=self.seed,
+            players=self.names,
+            start_player=self.state.start_player,
+            setup=self.setup,
+            log=tuple(self.log),
+        )
+
+    def save(self) -> str:
+        """The record as JSON text."""
+        return self.record().to_json()
+
+    @classmethod
+    def load(cls, text: str | bytes, *, plugins: Iterable[object] = ()) -> Game:
+        """Parse and replay a saved record; raise :class:`RecordError` if it is not sound."""
+        return cls.replay(GameRecord.from_json(text), plugins=plugins)
+
+    @classmethod
+    def replay(cls, record: GameRecord, *, plugins: Iterable[object] = ()) -> Game:
+        """Replay a record from its recorded outcomes (and check its seed where present).
+
+        :raises RecordError: the record names another edition version or map, an action
+            is illegal, or an event does not follow from the game.
+        """
+        try:
+            rs = Ruleset.build(record.edition, dict(record.options), plugins)
+        except TtrError as exc:
+            raise RecordError(f"record cannot be replayed here: {exc}") from None
+        if record.rules_version != rs.info.rules_version:
+            raise RecordError(
+                f"record was made with rules version {record.rules_version!r} of "
+                f"{rs.id!r}; this installation has {rs.info.rules_version!r}"
+            )
+        if record.map_hash != rs.map_hash:
+            raise RecordError(f"record was made with different {rs.id!r} map data (hash differs)")
+        names = record.players
+        if len(set(names)) != len(names):
+            raise RecordError("record has duplicate player names")
+        setup: list[Event] = []
+        chance = None if record.seed is not None else _RecordedChance(record.setup, "setup")
+        try:
+            state = engine.new_game(
+                rs,
+                len(names),
+                seed=record.seed,
+                start_player=record.start_player,
+                events=setup,
+                chance=chance,
+            )
+        except ValueError as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"setup: {exc}") from None
+        _compare("setup", setup, record.setup, seeded=record.seed is not None)
+        game = cls(rs, state, names, seed=record.seed, setup=setup)
+        for i, entry in enumerate(record.log):
+            where = f"log[{i}]"
+            if game.is_over:
+                raise RecordError(f"{where}: the game was already over")
+            events: list[Event] = []
+            source = None if record.seed is not None else _RecordedChance(entry.events, where)
+            try:
+                game.state = engine.apply(rs, game.state, entry.action, events=events, chance=source)
+            except IllegalActionError as exc:
+                raise RecordError(f"{where}: {entry.action!r} is illegal: {exc}") from None
+            _compare(where, events, entry.events, seeded=record.seed is not None)
+            game.log.append(LogEntry(action=entry.action, events=tuple(events)))
+        return game
+
+
+def _compare(where: str, got: Sequence[Event], recorded: Sequence[Event], *, seeded: bool) -> None:
+    for j, (a, b) in enumerate(zip(got, recorded, strict=False)):
+        if a != b:
+            hint = " (the seed does not give the recorded outcome)" if seeded else ""
+            raise RecordError(
+                f"{where}: event {j} does not follow{hint}: the game gives {a!r}, "
+                f"the record says {b!r}"
+            )
+    if len(got) != len(recorded):
+        raise RecordError(
+            f"{where}: the game gives {len(got)} events, the record has {len(recorded)}"
+        )

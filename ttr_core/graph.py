@@ -1,0 +1,82 @@
+"""Graph algorithms on a player's tracks: connectivity and the longest trail."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+
+class UnionFind:
+    """Connected components of cities, built from the tracks a player can use."""
+
+    __slots__ = ("parent",)
+
+    def __init__(self, size: int) -> None:
+        self.parent = list(range(size))
+
+    def find(self, x: int) -> int:
+        parent = self.parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+
+    def connected(self, a: int, b: int) -> bool:
+        return self.find(a) == self.find(b)
+
+
+def components(size: int, edges: Iterable[tuple[int, int]]) -> UnionFind:
+    """Union-find over ``size`` cities joined by ``edges``."""
+    uf = UnionFind(size)
+    for a, b in edges:
+        uf.union(a, b)
+    return uf
+
+
+def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
+    """The longest trail (no track used twice; cities may repeat) over ``(a, b, length)`` edges.
+
+    Exhaustive depth-first search over edges from every city, which is exact and fast at
+    the size of one player's network (rules PATH-1, PATH-2).
+    """
+    if not edges:
+        return 0
+    adj: dict[int, list[tuple[int, int, int]]] = {}
+    for i, (a, b, length) in enumerate(edges):
+        adj.setdefault(a, []).append((i, b, length))
+        adj.setdefault(b, []).append((i, a, length))
+
+    def walk(city: int, used: int) -> int:
+        best = 0
+        for i, other, length in adj[city]:
+            bit = 1 << i
+            if not used & bit:
+                total = length + walk(other, used | bit)
+                if total > best:
+                    best = total
+        return best
+
+    # Per component: a longest trail ends at cities of odd degree when the component has
+    # any (otherwise it could be extended); an all-even component is walked whole.
+    best = 0
+    seen: set[int] = set()
+    for root in adj:
+        if root in seen:
+            continue
+        comp = [root]
+        seen.add(root)
+        for city in comp:
+            for _, other, _ in adj[city]:
+                if other not in seen:
+                    seen.add(other)
+                    comp.append(other)
+        odd = [c for c in comp if len(adj[c]) % 2]
+        for start in odd or comp[:1]:
+            length = walk(start, 0)
+            if length > best:
+                best = length
+    return best

@@ -1,0 +1,217 @@
+"""A ruleset: one edition, its options and any house-rule plugins, compiled for play.
+
+Each ruleset owns its own plugin manager (never a global one). Building it calls the
+build-time hooks once, validates the options, and indexes cities, tracks and tickets
+to small integers with the tables the engine needs on its hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pluggy
+
+from ttr_core import core_plugin, hookspecs
+from ttr_core.cards import NUM_KINDS, card_index, route_color_index
+from ttr_core.edition import EditionInfo, OptionSpec, find_edition, options_doc
+from ttr_core.errors import MapDataError, OptionError
+from ttr_core.mapdata import MapData, Parameters, Ticket, Track, validate_map
+from ttr_core.payments import PaymentTables
+
+TRACE_ENV = "TTR_TRACE_HOOKS"
+
+
+class Ruleset:
+    """The compiled rules of one edition with options and extra plugins.
+
+    Build one with :meth:`Ruleset.build` (or :func:`ttr_core.ruleset_for`). A ruleset is
+    immutable after building and can be shared by any number of games.
+    """
+
+    def __init__(
+        self,
+        edition_plugin: object,
+        options: Mapping[str, Any] | None = None,
+        plugins: Iterable[object] = (),
+    ) -> None:
+        pm = pluggy.PluginManager(hookspecs.PROJECT)
+        pm.add_hookspecs(hookspecs)
+        pm.register(core_plugin, name="ttr-core")
+        pm.register(edition_plugin)
+        for plugin in plugins:
+            pm.register(plugin)
+        pm.check_pending()
+        self.plugin_manager = pm
+        info = pm.hook.ttr_edition_info()
+        if not isinstance(info, EditionInfo):
+            raise MapDataError("the edition plugin does not implement ttr_edition_info")
+        self.info: EditionInfo = info
+        self.option_specs: tuple[OptionSpec, ...] = tuple(
+            spec for specs in reversed(pm.hook.ttr_options()) for spec in specs
+        )
+        self.options: dict[str, Any] = self._resolve_options(dict(options or {}))
+        data = pm.hook.ttr_map_data(options=self.options)
+        if not isinstance(data, MapData):
+            raise MapDataError(f"edition {info.id!r} returned no map data")
+        params = pm.hook.ttr_parameters(map_data=data, options=self.options)
+        if not isinstance(params, Parameters):
+            raise MapDataError(f"edition {info.id!r} returned no parameters")
+        if params is not data.parameters:
+            data = MapData(
+                edition=data.edition,
+                name=data.name,
+                cities=data.cities,
+                routes=data.routes,
+                tickets=data.tickets,
+                parameters=params,
+                format=data.format,
+                source=data.source,
+            )
+            validate_map(data)
+        self.map: MapData = data
+        self.params: Parameters = params
+        self.map_hash: str = data.digest()
+        self._index()
+
+    @classmethod
+    def build(
+        cls,
+        edition: str,
+        options: Mapping[str, Any] | None = None,
+        plugins: Iterable[object] = (),
+    ) -> Ruleset:
+        """Build the ruleset of an installed edition, found by id or alias.
+
+        :raises UnknownEditionError: no such edition is installed.
+        :raises OptionError: an option is unknown or has a value the edition does not offer.
+        """
+        return cls(find_edition(edition).plugin, options, plugins)
+
+    @property
+    def id(self) -> str:
+        """The edition id."""
+        return self.info.id
+
+    def __repr__(self) -> str:
+        return f"Ruleset.build({self.info.id!r}, {self.options!r})"
+
+    def _resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
+        specs = {s.name: s for s in self.option_specs}
+        if len(specs) != len(self.option_specs):
+            raise OptionError("an option is declared by more than one plugin")
+        for name, value in given.items():
+            spec = specs.get(name)
+            if spec is None:
+                raise OptionError(
+                    f"edition {self.info.id!r} has no option {name!r}; "
+                    f"options: {options_doc(self.option_specs)}"
+                )
+            if value not in spec.choices or type(value) is not type(spec.default):
+                raise OptionError(
+                    f"option {name!r} cannot be {value!r}; choices: {list(spec.choices)}"
+                )
+        return {s.name: given.get(s.name, s.default) for s in self.option_specs}
+
+    def _index(self) -> None:
+        data, p = self.map, self.params
+        self.city_ids: tuple[str, ...] = tuple(c.id for c in data.cities)
+        self.city_index: dict[str, int] = {}
+        for i, c in enumerate(data.cities):
+            for name in (c.id, *c.aliases):
+                self.city_index[name] = i
+        self.city_country: tuple[str | None, ...] = tuple(c.country for c in data.cities)
+        routes: tuple[Track, ...] = data.routes
+        self.routes = routes
+        self.route_ids: tuple[int, ...] = tuple(t.id for t in routes)
+        self.route_index: dict[int, int] = {t.id: i for i, t in enumerate(routes)}
+        self.route_a: tuple[int, ...] = tuple(self.city_index[t.cities[0]] for t in routes)
+        self.route_b: tuple[int, ...] = tuple(self.city_index[t.cities[1]] for t in routes)
+        self.route_len: tuple[int, ...] = tuple(t.length for t in routes)
+        self.route_color: tuple[int, ...] = tuple(route_color_index(t.color) for t in routes)
+        self.route_ferry: tuple[int, ...] = tuple(t.ferry for t in routes)
+        self.route_tunnel: tuple[bool, ...] = tuple(t.tunnel for t in routes)
+        self.route_points: tuple[int, ...] = tuple(p.route_points[t.length] for t in routes)
+        self.route_twin: tuple[int, ...] = tuple(
+            -1 if t.parallel is None else self.route_index[t.parallel] for t in routes
+        )
+        self.max_route_length = max(self.route_len, default=0)
+        # Locomotives allowed as single cards on each route (edition declaration).
+        self.route_locos_ok: tuple[bool, ...] = tuple(
+            p.locomotives == "anywhere"
+            or (p.locomotives == "tunnels" and t.tunnel)
+            or (p.locomotives == "tunnels_and_ferries" and (t.tunnel or t.ferry > 0))
+            for t in routes
+        )
+        # Route classes: tracks that accept exactly the same payments.
+        keys: dict[tuple[int, int, int, bool, bool], int] = {}
+        class_of: list[int] = []
+        for r in range(len(routes)):
+            key = (
+                self.route_color[r],
+                self.route_len[r],
+                self.route_ferry[r],
+                self.route_tunnel[r],
+                self.route_locos_ok[r],
+            )
+            class_of.append(keys.setdefault(key, len(keys)))
+        self.class_of: tuple[int, ...] = tuple(class_of)
+        self.class_keys: tuple[tuple[int, int, int, bool, bool], ...] = tuple(keys)
+        self.class_routes: tuple[tuple[int, ...], ...] = tuple(
+            tuple(r for r in range(len(routes)) if class_of[r] == k) for k in range(len(keys))
+        )
+        self.class_len: tuple[int, ...] = tuple(k[1] for k in self.class_keys)
+        shapes: dict[tuple[int, int, bool], int] = {}
+        shape_color: list[tuple[int, int]] = []
+        for color, length, ferry, _tunnel, locos_ok in self.class_keys:
+            shape = shapes.setdefault((length, ferry, locos_ok), len(shapes))
+            shape_color.append((shape, color))
+        self.payment_shapes: tuple[tuple[int, int, bool], ...] = tuple(shapes)
+        self.class_flat_index: tuple[int, ...] = tuple(
+            shape * NUM_KINDS + color for shape, color in shape_color
+        )
+        self.payment_tables = PaymentTables(self.payment_shapes, self.max_route_length)
+        # Adjacency: city -> routes touching it.
+        adj: list[list[int]] = [[] for _ in data.cities]
+        for r in range(len(routes)):
+            adj[self.route_a[r]].append(r)
+            adj[self.route_b[r]].append(r)
+        self.city_routes: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in adj)
+        # Tickets.
+        self.tickets: tuple[Ticket, ...] = data.tickets
+        self.ticket_ids: tuple[int, ...] = tuple(t.id for t in data.tickets)
+        self.ticket_index: dict[int, int] = {t.id: i for i, t in enumerate(data.tickets)}
+        self.regular_tickets: tuple[int, ...] = tuple(
+            i for i, t in enumerate(data.tickets) if t.kind != "long"
+        )
+        self.long_tickets: tuple[int, ...] = tuple(
+            i for i, t in enumerate(data.tickets) if t.kind == "long"
+        )
+        # Train deck composition, as card numbers.
+        deck: list[int] = []
+        for name, n in p.train_cards.items():
+            deck.extend([card_index(name)] * n)
+        self.train_deck: tuple[int, ...] = tuple(sorted(deck))
+        self.deck_counts: tuple[int, ...] = tuple(
+            self.train_deck.count(k) for k in range(NUM_KINDS)
+        )
+        self.face_up_loco_whole_draw = p.face_up_locomotive == "whole_draw"
+        self.flush_at = p.display.flush_locomotives
+        self.double_open_min = p.double_routes_min_players
+        self.has_tunnels = any(self.route_tunnel)
+        self.payment_count_cache: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.face_up_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.clamp_table = bytes(min(i, self.max_route_length) for i in range(256))
+
+    def route_name(self, r: int) -> str:
+        """A readable name of the track with index ``r``, e.g. ``Denver-Omaha (id 40)``."""
+        return (
+            f"{self.city_ids[self.route_a[r]]}-{self.city_ids[self.route_b[r]]}"
+            f" (track {self.route_ids[r]})"
+        )
+
+    def ticket_name(self, i: int) -> str:
+        """A readable name of the ticket with index ``i``."""
+        t = self.tickets[i]
+        target = t.b if t.b is not None else "/".join(t.targets or {})
+        return f"{t.a}-{target} (ticket {t.id})"
