@@ -13,8 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from ttr_core import Ruleset
-from ttr_core import rng
+from ttr_core import Ruleset, rng
 from ttr_core.engine import apply, new_game
 from ttr_core.legal import LegalActions
 from ttr_core.scoring import score_game

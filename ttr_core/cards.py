@@ -61,7 +61,7 @@ def route_color_index(name: str) -> int:
 
 
 def counts_from_mapping(cards: Mapping[str, int]) -> tuple[int, ...]:
-    """Turn ``{"red": 2, "locomotive": 1}`` into a nine-count tuple (zero counts may be left out)."""
+    """Turn ``{"red": 2, "locomotive": 1}`` into a nine-count tuple (zeros may be left out)."""
     counts = [0] * NUM_KINDS
     for name, n in cards.items():
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:

@@ -24,13 +24,15 @@ def ttr_parameters(map_data: MapData, options: Mapping[str, Any]) -> Parameters:
 def ttr_ticket_result(
     ticket: Ticket, network: PlayerNetwork, context: ScoringContext
 ) -> TicketResult | None:
-    """A two-city ticket scores its points if completed, loses them otherwise (TICKET-6, TICKET-7)."""
+    """A two-city ticket: its points if completed, minus them otherwise (TICKET-6, TICKET-7)."""
     if ticket.b is None or ticket.points is None:
         return None
     rs = context.ruleset
     done = network.connects(rs.city_index[ticket.a], rs.city_index[ticket.b])
     index = rs.ticket_index[ticket.id]
-    return TicketResult(ticket=index, points=ticket.points if done else -ticket.points, completed=done)
+    return TicketResult(
+        ticket=index, points=ticket.points if done else -ticket.points, completed=done
+    )
 
 
 @hookimpl(trylast=True)

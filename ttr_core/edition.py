@@ -76,7 +76,10 @@ def _plugin_players(plugin: object) -> tuple[int, int]:
     pm.add_hookspecs(hookspecs)
     pm.register(plugin)
     data = pm.hook.ttr_map_data(options={})
-    return tuple(data.parameters.players) if isinstance(data, MapData) else (0, 0)  # type: ignore[return-value]
+    if not isinstance(data, MapData):
+        return (0, 0)
+    lo, hi = data.parameters.players
+    return (lo, hi)
 
 
 _CACHE: dict[str, InstalledEdition] | None = None

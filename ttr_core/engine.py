@@ -10,6 +10,7 @@ record without a seed, from the recorded shuffle outcomes (a :class:`Chance` sou
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import add, sub
 from typing import Any, Protocol
 
 from attrs import evolve
@@ -136,12 +137,6 @@ def _with_player(state: GameState, seat: int, player: PlayerState) -> tuple[Play
     return tuple(players)
 
 
-def _hand_plus(hand: tuple[int, ...], card: int, n: int = 1) -> tuple[int, ...]:
-    h = list(hand)
-    h[card] += n
-    return tuple(h)
-
-
 def new_game(
     rs: Ruleset,
     players: int,
@@ -188,7 +183,9 @@ def new_game(
     ticket_order = ctx.shuffle("tickets", "setup", ticket_pool)
     long_order: tuple[int, ...] = ()
     if rs.params.opening_tickets.long:
-        long_order = ctx.shuffle("tickets", "setup_long", [rs.ticket_ids[i] for i in rs.long_tickets])
+        long_order = ctx.shuffle(
+            "tickets", "setup_long", [rs.ticket_ids[i] for i in rs.long_tickets]
+        )
     hands: list[PlayerState] = []
     for seat in range(players):
         hand = [0] * NUM_KINDS
@@ -388,23 +385,33 @@ def _mid_turn(
     )
 
 
+def _without(items: tuple[int, ...], x: int) -> tuple[int, ...]:
+    """``items`` without ``x`` (if present)."""
+    if x not in items:
+        return items
+    i = items.index(x)
+    return items[:i] + items[i + 1 :]
+
+
 def _second_card_possible(rs: Ruleset, ctx: _Ctx) -> bool:
     """Whether a draw action can continue with a second card (rule DECK-4)."""
-    if ctx.available() > 0:
+    if ctx.pos < len(ctx.deck) or any(ctx.discard):
         return True
     restricted = rs.face_up_loco_whole_draw
     return any(c >= 0 and not (restricted and c == LOCO) for c in ctx.display)
 
 
-def _gain(player: PlayerState, card: int) -> PlayerState:
-    return PlayerState(
-        _hand_plus(player.hand, card),
-        player.trains,
-        player.tickets,
-        player.score,
-        player.stations,
-        player.blocked,
+def _players_gaining(state: GameState, card: int) -> tuple[PlayerState, ...]:
+    """The players after the current player took one card of kind ``card``."""
+    players = list(state.players)
+    p = state.current
+    player = players[p]
+    hand = list(player.hand)
+    hand[card] += 1
+    players[p] = PlayerState(
+        tuple(hand), player.trains, player.tickets, player.score, player.stations, player.blocked
     )
+    return tuple(players)
 
 
 def _take_face_up(
@@ -433,7 +440,7 @@ def _take_face_up(
     if sink is not None:
         sink.append(ev.FaceUpTaken(player=p, slot=slot, card=card))
     ctx.refill()
-    players = _with_player(state, p, _gain(state.players[p], card))
+    players = _players_gaining(state, card)
     if phase is Phase.TURN and not loco_ends and _second_card_possible(rs, ctx):
         return _mid_turn(state, ctx, players, Phase.SECOND_CARD)
     return _end_turn(state, players, sink, ctx=ctx)
@@ -456,7 +463,7 @@ def _draw_blind(
     card = ctx.draw()
     if sink is not None:
         sink.append(ev.BlindDrawn(player=p, card=card))
-    players = _with_player(state, p, _gain(state.players[p], card))
+    players = _players_gaining(state, card)
     if phase is Phase.TURN and _second_card_possible(rs, ctx):
         return _mid_turn(state, ctx, players, Phase.SECOND_CARD)
     return _end_turn(state, players, sink, ctx=ctx)
@@ -590,7 +597,8 @@ def _claim(
     player = state.players[p]
     if state.owners[r] >= 0:
         raise _illegal("CLAIM-8", f"{rs.route_name(r)} is already claimed")
-    if r in player.blocked:
+    twin = rs.route_twin[r]
+    if twin >= 0 and state.owners[twin] == p:
         raise _illegal("DOUBLE-1", f"you own the parallel track of {rs.route_name(r)}")
     if r not in state.free[rs.class_of[r]]:
         raise _illegal(
@@ -608,8 +616,7 @@ def _claim(
     why = payment_error(rs, r, cards)
     if why is not None:
         raise _illegal(*why)
-    hand = player.hand
-    if any(cards[k] > hand[k] for k in range(NUM_KINDS)):
+    if min(map(sub, player.hand, cards)) < 0:
         raise _illegal("CLAIM-1", f"you do not hold {describe(cards)}")
     ctx = _Ctx(rs, state, sink, chance)
     if rs.route_tunnel[r]:
@@ -629,32 +636,42 @@ def _complete_claim(
     """Pay, place the trains, score, and close the parallel track as the rules say."""
     p = state.current
     player = state.players[p]
-    hand = list(player.hand)
-    discard = ctx.discard
-    for k in range(NUM_KINDS):
-        n = cards[k]
-        if n:
-            hand[k] -= n
-            discard[k] += n
+    hand = tuple(map(sub, player.hand, cards))
+    discard = list(map(add, ctx.discard, cards))
     for c in revealed:
         discard[c] += 1
+    ctx.discard = discard
     points = rs.route_points[r]
     twin = rs.route_twin[r]
-    owners = list(state.owners)
-    owners[r] = p
+    owners = state.owners
+    owners = (*owners[:r], p, *owners[r + 1 :])
     free = list(state.free)
     k = rs.class_of[r]
-    free[k] = tuple(x for x in free[k] if x != r)
+    free[k] = _without(free[k], r)
     blocked = player.blocked
+    players = list(state.players)
     if twin >= 0:
-        blocked = (*blocked, twin)
-        if len(state.players) < rs.double_open_min:
+        if len(players) < rs.double_open_min:
             kt = rs.class_of[twin]
-            free[kt] = tuple(x for x in free[kt] if x != twin)
+            free[kt] = _without(free[kt], twin)
+        elif owners[twin] < 0:
+            blocked = (*blocked, twin)
+        else:
+            # The twin's owner kept this track in its blocked list while it was free.
+            q = owners[twin]
+            other = players[q]
+            players[q] = PlayerState(
+                other.hand,
+                other.trains,
+                other.tickets,
+                other.score,
+                other.stations,
+                _without(other.blocked, r),
+            )
     if sink is not None:
         sink.append(ev.RouteClaimed(player=p, route=rs.route_ids[r], cards=cards, points=points))
-    player = PlayerState(
-        tuple(hand),
+    players[p] = PlayerState(
+        hand,
         player.trains - rs.route_len[r],
         player.tickets,
         player.score + points,
@@ -662,14 +679,7 @@ def _complete_claim(
         blocked,
     )
     ctx.refill()
-    return _end_turn(
-        state,
-        _with_player(state, p, player),
-        sink,
-        ctx=ctx,
-        owners=tuple(owners),
-        free=tuple(free),
-    )
+    return _end_turn(state, tuple(players), sink, ctx=ctx, owners=owners, free=tuple(free))
 
 
 def _reveal_tunnel(
@@ -689,7 +699,7 @@ def _reveal_tunnel(
         revealed.append(card)
     colors = [k for k in range(LOCO) if cards[k]]
     match = colors[0] if colors else LOCO
-    extra = sum(1 for c in revealed if c == match or c == LOCO)
+    extra = sum(1 for c in revealed if c in (match, LOCO))
     shown = tuple(revealed)
     if sink is not None:
         sink.append(
@@ -818,9 +828,7 @@ def _pass(
     return _end_turn(state, state.players, sink, passed=True)
 
 
-_Handler = Callable[
-    [Ruleset, GameState, Any, "list[ev.Event] | None", "Chance | None"], GameState
-]
+_Handler = Callable[[Ruleset, GameState, Any, "list[ev.Event] | None", "Chance | None"], GameState]
 _HANDLERS: dict[type[Action], _Handler] = {
     TakeFaceUp: _take_face_up,
     DrawBlind: _draw_blind,

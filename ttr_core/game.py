@@ -86,9 +86,7 @@ class _RecordedChance:
     """Shuffle outcomes taken from recorded events, checked against the cards shuffled."""
 
     def __init__(self, events: Iterable[Event], where: str) -> None:
-        self._shuffles: Iterator[Shuffled] = iter(
-            [e for e in events if isinstance(e, Shuffled)]
-        )
+        self._shuffles: Iterator[Shuffled] = iter([e for e in events if isinstance(e, Shuffled)])
         self._where = where
 
     def shuffle(self, pile: str, reason: str, items: Sequence[int]) -> tuple[int, ...]:
@@ -149,9 +147,7 @@ class Game:
         if len(set(names)) != len(names):
             raise ValueError("player names must be unique")
         setup: list[Event] = []
-        state = engine.new_game(
-            rs, len(names), seed=seed, start_player=start_player, events=setup
-        )
+        state = engine.new_game(rs, len(names), seed=seed, start_player=start_player, events=setup)
         return cls(rs, state, names, seed=seed, setup=setup)
 
     # -- play ----------------------------------------------------------------------------
@@ -261,7 +257,9 @@ class Game:
             events: list[Event] = []
             source = None if record.seed is not None else _RecordedChance(entry.events, where)
             try:
-                game.state = engine.apply(rs, game.state, entry.action, events=events, chance=source)
+                game.state = engine.apply(
+                    rs, game.state, entry.action, events=events, chance=source
+                )
             except IllegalActionError as exc:
                 raise RecordError(f"{where}: {entry.action!r} is illegal: {exc}") from None
             _compare(where, events, entry.events, seeded=record.seed is not None)

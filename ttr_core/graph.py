@@ -74,9 +74,29 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
                 if other not in seen:
                     seen.add(other)
                     comp.append(other)
+        if sum(len(adj[c]) for c in comp) == 2 * (len(comp) - 1):
+            # A tree: trails are paths, and the longest is its weighted diameter.
+            far, _ = _farthest(adj, root)
+            _, length = _farthest(adj, far)
+            best = max(best, length)
+            continue
         odd = [c for c in comp if len(adj[c]) % 2]
         for start in odd or comp[:1]:
             length = walk(start, 0)
             if length > best:
                 best = length
     return best
+
+
+def _farthest(adj: dict[int, list[tuple[int, int, int]]], start: int) -> tuple[int, int]:
+    """In a tree, the city farthest from ``start`` and its distance."""
+    dist = {start: 0}
+    stack = [start]
+    while stack:
+        city = stack.pop()
+        for _, other, length in adj[city]:
+            if other not in dist:
+                dist[other] = dist[city] + length
+                stack.append(other)
+    far = max(dist, key=dist.__getitem__)
+    return far, dist[far]

@@ -128,18 +128,18 @@ class LegalActions(Sequence[Action]):
         free = state.free
         sizes = list(map(len, map(free.__getitem__, classes)))
         if player.blocked:
+            # Parallels of the player's own tracks: free for others, not for this player.
             class_of = rs.class_of
-            skip = tuple(
-                b for b in player.blocked if state.owners[b] < 0 and b in free[class_of[b]]
-            )
-            for b in skip:
-                if class_of[b] in classes:
-                    sizes[classes.index(class_of[b])] -= 1
-            self._skip = skip
+            for b in player.blocked:
+                k = class_of[b]
+                if k in classes:
+                    sizes[classes.index(k)] -= 1
+            self._skip = player.blocked
         self._classes = classes
         self._counts = counts
         self._sizes = sizes
-        self._claims = claims = sum(map(mul, sizes, counts))
+        claims: int = sum(map(mul, sizes, counts))
+        self._claims = claims
         n = len(faceup) + blind + tickets + claims
         if player.stations > 0:
             params = rs.params

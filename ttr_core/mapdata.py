@@ -14,9 +14,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Literal
 
-import attrs
 import cattrs
-from attrs import field, frozen
+from attrs import frozen
 from cattrs.gen import make_dict_structure_fn
 
 from ttr_core.cards import CARD_NAMES, ROUTE_COLOR_NAMES
@@ -239,9 +238,7 @@ def validate_map(data: MapData) -> None:
         if t.cities[0] == t.cities[1]:
             errors.append(f"{where}.cities: a track cannot join a city to itself")
         if t.length not in p.route_points:
-            errors.append(
-                f"{where}.length: {t.length} has no entry in parameters.route_points"
-            )
+            errors.append(f"{where}.length: {t.length} has no entry in parameters.route_points")
         if t.color not in ROUTE_COLOR_NAMES:
             errors.append(
                 f"{where}.color: unknown colour {t.color!r}; expected one of "
@@ -255,7 +252,9 @@ def validate_map(data: MapData) -> None:
         where = f"$.routes[{i}].parallel"
         if t.parallel is None:
             if pair_tracks[frozenset(t.cities)] > 1:
-                errors.append(f"{where}: parallel tracks between the same cities must name each other")
+                errors.append(
+                    f"{where}: parallel tracks between the same cities must name each other"
+                )
             continue
         other = by_id.get(t.parallel)
         if other is None:

@@ -12,6 +12,7 @@ coloured cards first.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
@@ -23,18 +24,20 @@ if TYPE_CHECKING:
 def payment_error(rs: Ruleset, r: int, cards: tuple[int, ...]) -> tuple[str, str] | None:
     """Why ``cards`` cannot pay for track ``r``, as ``(rule id, message)``; None if they can."""
     length = rs.route_len[r]
-    if len(cards) != NUM_KINDS or any(n < 0 for n in cards):
+    if len(cards) != NUM_KINDS or min(cards) < 0:
         return "CLAIM-1", "a payment is a count of each card kind"
     if sum(cards) != length:
         return "CLAIM-1", f"the track has {length} spaces but {sum(cards)} cards were paid"
-    colors = [i for i in range(LOCO) if cards[i]]
-    if len(colors) > 1:
+    colored = cards[:LOCO]
+    used = LOCO - colored.count(0)
+    if used > 1:
         return "CLAIM-4", "a payment may not mix colours"
     route_color = rs.route_color[r]
-    if colors and route_color != GRAY and colors[0] != route_color:
+    if used and route_color != GRAY and not colored[route_color]:
+        paid = colored.index(max(colored))
         return (
             "CLAIM-2",
-            f"the track is {CARD_NAMES[route_color]} but {CARD_NAMES[colors[0]]} cards were paid",
+            f"the track is {CARD_NAMES[route_color]} but {CARD_NAMES[paid]} cards were paid",
         )
     locos = cards[LOCO]
     if locos and not rs.route_locos_ok[r]:
@@ -133,52 +136,55 @@ def station_payments(cost: int, hand: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 class PaymentTables:
-    """Payment counts by shape, looked up instead of computed on the hot path.
+    """Payment counts by route shape, looked up instead of computed on the hot path.
 
-    A shape is (length, ferry symbols, locomotives allowed). For each shape and each
-    number of locomotives held (clamped to the longest route), ``colored[s][l][c]`` is the
-    number of payments of a coloured track when ``c`` cards of its colour are held, and
-    ``gray[s][l][c]`` what one colour adds to a gray track; ``all_loco[s][l]`` is 1 when
-    an all-locomotive payment of a gray track is possible.
+    A shape is (length, ferry symbols, locomotives allowed). Indexed by the number of
+    locomotives held and then the number of cards of one colour held (both clamped to
+    the longest route length): ``colored[l][c]`` gives, per shape, the payments of a
+    coloured track of that colour; ``gray[l][c]`` what that colour adds to a gray
+    track; ``all_loco[l]`` per shape 1 if an all-locomotive payment is possible.
     """
 
     def __init__(self, shapes: tuple[tuple[int, int, bool], ...], top: int) -> None:
-        self.colored: list[list[list[int]]] = []
-        self.gray: list[list[list[int]]] = []
-        self.all_loco: list[list[int]] = []
-        for length, ferry, locos_ok in shapes:
-            colored_rows, gray_rows, loco_row = [], [], []
-            for held_locos in range(top + 1):
-                h_loco = held_locos if locos_ok else 0
-                lo = max(0, length - h_loco)
-                lo_gray = max(1, lo)
-                cap = length - ferry
-                colored_rows.append([max(0, min(hc, cap) - lo + 1) for hc in range(top + 1)])
-                gray_rows.append([max(0, min(hc, cap) - lo_gray + 1) for hc in range(top + 1)])
-                loco_row.append(1 if h_loco >= length else 0)
-            self.colored.append(colored_rows)
-            self.gray.append(gray_rows)
-            self.all_loco.append(loco_row)
+        self.colored: list[list[tuple[int, ...]]] = []
+        self.gray: list[list[tuple[int, ...]]] = []
+        self.all_loco: list[tuple[int, ...]] = []
+        for held_locos in range(top + 1):
+            colored_row: list[tuple[int, ...]] = []
+            gray_row: list[tuple[int, ...]] = []
+            for held in range(top + 1):
+                colored, gray = [], []
+                for length, ferry, locos_ok in shapes:
+                    h_loco = held_locos if locos_ok else 0
+                    lo = max(0, length - h_loco)
+                    cap = length - ferry
+                    colored.append(max(0, min(held, cap) - lo + 1))
+                    gray.append(max(0, min(held, cap) - max(1, lo) + 1))
+                colored_row.append(tuple(colored))
+                gray_row.append(tuple(gray))
+            self.colored.append(colored_row)
+            self.gray.append(gray_row)
+            self.all_loco.append(
+                tuple(
+                    1 if (held_locos if locos_ok else 0) >= length else 0
+                    for length, _ferry, locos_ok in shapes
+                )
+            )
 
 
 def all_class_payment_counts(rs: Ruleset, clamped: bytes) -> tuple[int, ...]:
     """``class_payment_count`` for every route class at once (the hot path of legal actions).
 
     ``clamped`` is the hand as bytes with every count clamped to the longest route
-    length (larger counts never change a count). Classes of one shape share a row of
-    per-colour counts whose ninth entry is the gray count, so a class's count is one
-    lookup at ``shape * 9 + colour`` (gray being colour 8).
+    length (larger counts never change a count). Rows of per-shape counts are looked
+    up per colour, the gray row is their sum, and each class picks its entry at
+    ``colour * shapes + shape`` (gray being colour 8).
     """
     tables = rs.payment_tables
     held_locos = clamped[LOCO]
-    flat: list[int] = []
-    for s in range(len(rs.payment_shapes)):
-        row = tables.colored[s][held_locos]
-        gray_row = tables.gray[s][held_locos]
-        flat.extend(map(row.__getitem__, clamped))
-        flat[-1] = (
-            tables.all_loco[s][held_locos]
-            + sum(map(gray_row.__getitem__, clamped))
-            - gray_row[held_locos]
-        )
+    colors = clamped[:LOCO]
+    rows = list(map(tables.colored[held_locos].__getitem__, colors))
+    gray_parts = map(tables.gray[held_locos].__getitem__, colors)
+    rows.append(tuple(map(sum, zip(tables.all_loco[held_locos], *gray_parts, strict=True))))
+    flat = tuple(chain.from_iterable(rows))
     return tuple(map(flat.__getitem__, rs.class_flat_index))

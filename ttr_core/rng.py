@@ -1,13 +1,15 @@
 """A small, fully specified random generator, so a seed gives the same game everywhere.
 
-The standard library's ``random.shuffle`` and ``random.choice`` may change between Python
-versions; this module does not depend on them. The generator is SplitMix64 and the
-shuffle is Fisher-Yates with rejection sampling (no modulo bias). Its state is a plain
-integer, which the immutable game state carries.
+The standard library's ``random.shuffle``, ``choice`` and ``randrange`` may change between
+Python versions; this module does not use them. The generator is SplitMix64, whose state
+is a plain integer that the immutable game state carries; :func:`below` draws uniform
+integers by rejection sampling (no modulo bias). Shuffles use the standard library's
+``random()``, the one output Python guarantees to keep across versions.
 """
 
 from __future__ import annotations
 
+import random as _random
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -43,22 +45,15 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffled(state: int, items: Sequence[T]) -> tuple[list[T], int]:
     """Return ``(a shuffled copy of items, new_state)``.
 
-    Fisher-Yates from the top index down; each index is drawn by :func:`below` (the
-    generator is inlined here because setting up a game shuffles 140 cards).
+    Fisher-Yates from the top index down. One SplitMix64 output seeds the standard
+    library's Mersenne Twister, whose ``random()`` is the one generator output Python
+    guarantees to keep identical across versions; each index is ``int(random() * n)``.
     """
+    seed, state = next_u64(state)
+    uniform = _random.Random(seed).random
     out = list(items)
-    mask = _MASK
     for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            state = (state + _GAMMA) & mask
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
+        j = int(uniform() * (i + 1))
         out[i], out[j] = out[j], out[i]
     return out, state
 

@@ -168,7 +168,7 @@ class Ruleset:
             shape_color.append((shape, color))
         self.payment_shapes: tuple[tuple[int, int, bool], ...] = tuple(shapes)
         self.class_flat_index: tuple[int, ...] = tuple(
-            shape * NUM_KINDS + color for shape, color in shape_color
+            color * len(shapes) + shape for shape, color in shape_color
         )
         self.payment_tables = PaymentTables(self.payment_shapes, self.max_route_length)
         # Adjacency: city -> routes touching it.

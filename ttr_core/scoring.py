@@ -129,9 +129,7 @@ def _score_tickets(
     results = []
     for t in pp.tickets:
         result = hook(ticket=rs.tickets[t], network=network, context=ctx)
-        results.append(
-            TicketResult(ticket=t, points=result.points, completed=result.completed)
-        )
+        results.append(TicketResult(ticket=t, points=result.points, completed=result.completed))
     return tuple(results)
 
 
@@ -158,7 +156,9 @@ def _assign_stations(
         key = (sum(x.points for x in results), sum(x.completed for x in results))
         if best is None or key > best:
             best = key
-            uses = tuple(StationUse(city=c, route=r) for c, r in zip(pp.stations, combo, strict=True))
+            uses = tuple(
+                StationUse(city=c, route=r) for c, r in zip(pp.stations, combo, strict=True)
+            )
             chosen = (network, results, uses)
     assert chosen is not None
     return chosen

@@ -10,7 +10,7 @@ extra keys and wrong types raise ``ValueError`` naming the offending key.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 import cattrs
@@ -19,8 +19,6 @@ from ttr_core.actions import ACTION_TYPES, Action
 from ttr_core.cards import CARD_NAMES, NUM_KINDS, card_index, counts_from_mapping, counts_to_mapping
 from ttr_core.events import EVENT_TYPES, Event
 from ttr_core.state import GameState, Phase
-
-T = TypeVar("T")
 
 
 def _card_out(value: int) -> str | None:
@@ -65,13 +63,14 @@ def _plain_in(value: Any, kind: Any) -> Any:
 
 
 def _tagged_hooks(
-    base: type[T], classes: tuple[type[T], ...]
-) -> tuple[Callable[[T], dict[str, Any]], Callable[[Any, Any], T]]:
-    by_tag = {cls.tag: cls for cls in classes}  # type: ignore[attr-defined]
-    fields = {cls: attrs.fields(cls) for cls in classes}  # type: ignore[arg-type]
+    kind: str, classes: tuple[type[Action], ...] | tuple[type[Event], ...]
+) -> tuple[Callable[[Any], dict[str, Any]], Callable[[Any, Any], Any]]:
+    """Unstructure and structure functions for a family of tagged attrs classes."""
+    by_tag: dict[str, type[Any]] = {cls.tag: cls for cls in classes}
+    fields = {cls: attrs.fields(cls) for cls in classes}
 
-    def unstructure(obj: T) -> dict[str, Any]:
-        out: dict[str, Any] = {"tag": type(obj).tag}  # type: ignore[attr-defined]
+    def unstructure(obj: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"tag": type(obj).tag}
         for f in fields[type(obj)]:
             value = getattr(obj, f.name)
             wire = f.metadata.get("wire")
@@ -87,13 +86,13 @@ def _tagged_hooks(
                 out[f.name] = value
         return out
 
-    def structure(raw: Any, _: Any) -> T:
+    def structure(raw: Any, _: Any) -> Any:
         if not isinstance(raw, dict):
             raise ValueError(f"expected an object with a 'tag', got {raw!r}")
         tag = raw.get("tag")
         cls = by_tag.get(tag) if isinstance(tag, str) else None
         if cls is None:
-            raise ValueError(f"unknown {base.__name__.lower()} tag {tag!r}")
+            raise ValueError(f"unknown {kind} tag {tag!r}")
         kwargs: dict[str, Any] = {}
         names = {f.name for f in fields[cls]}
         extra = set(raw) - names - {"tag"}
@@ -120,13 +119,24 @@ def _tagged_hooks(
     return unstructure, structure
 
 
+def _subclass_of(base: type[Any]) -> Callable[[Any], bool]:
+    def check(t: Any) -> bool:
+        return isinstance(t, type) and issubclass(t, base)
+
+    return check
+
+
 def make_converter() -> cattrs.Converter:
     """A converter for every type the library writes as JSON (built after all types exist)."""
     conv = cattrs.Converter(forbid_extra_keys=True)
-    for base, classes in ((Action, ACTION_TYPES), (Event, EVENT_TYPES)):
-        un, st = _tagged_hooks(base, classes)  # type: ignore[arg-type]
-        conv.register_unstructure_hook_func(lambda t, b=base: isinstance(t, type) and issubclass(t, b), un)
-        conv.register_structure_hook_func(lambda t, b=base: isinstance(t, type) and issubclass(t, b), st)
+    families: tuple[tuple[str, type[Any], tuple[type[Any], ...]], ...] = (
+        ("action", Action, ACTION_TYPES),
+        ("event", Event, EVENT_TYPES),
+    )
+    for kind, base, classes in families:
+        un, st = _tagged_hooks(kind, classes)
+        conv.register_unstructure_hook_func(_subclass_of(base), un)
+        conv.register_structure_hook_func(_subclass_of(base), st)
     conv.register_structure_hook(Phase, lambda v, _: Phase(v))
     return conv
 

@@ -43,7 +43,11 @@ class PlayerState:
     stations: int = 0
     """Stations still in the player's supply."""
     blocked: tuple[int, ...] = ()
-    """Track indices this player may never claim (the parallels of their own tracks)."""
+    """Unclaimed track indices this player may not claim: parallels of their own tracks.
+
+    Only used where both tracks of a double route are open (enough players); below
+    that threshold the parallel is closed for everyone instead.
+    """
 
 
 @frozen

@@ -103,7 +103,9 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
         turn=state.turn,
         tunnel=None
         if t is None
-        else TunnelView(route=rs.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra),
+        else TunnelView(
+            route=rs.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
+        ),
     )
 
 
@@ -122,8 +124,5 @@ def redact(event: ev.Event, seat: int) -> ev.Event:
     if isinstance(event, ev.TicketsDealt) and event.player != seat:
         return evolve(event, tickets=(-1,) * len(event.tickets))
     if isinstance(event, ev.TicketsKept) and event.player != seat:
-        return evolve(
-            event, kept=(-1,) * len(event.kept), returned=(-1,) * len(event.returned)
-        )
+        return evolve(event, kept=(-1,) * len(event.kept), returned=(-1,) * len(event.returned))
     return event
-

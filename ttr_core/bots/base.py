@@ -1,0 +1,64 @@
+"""What a bot is: something that picks one of the legal actions from what its seat can see.
+
+A bot is built with ``(ruleset, seat, seed)`` and asked ``choose(view, legal)`` whenever
+its seat has to decide. It sees a :class:`~ttr_core.views.PlayerView`, never the game
+state, so it cannot peek at hidden cards. All of its chance comes from
+:mod:`ttr_core.rng` seeded with ``seed``, so a bot plays the same way on every Python
+version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar, runtime_checkable
+
+from ttr_core import rng
+from ttr_core.actions import Action
+from ttr_core.legal import LegalActions
+from ttr_core.ruleset import Ruleset
+from ttr_core.views import PlayerView
+
+T = TypeVar("T")
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """The bot protocol: pick a legal action for the seat the bot plays."""
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        """Return one of ``legal`` (the seat's legal actions, never empty)."""
+        ...
+
+
+BotFactory = Callable[[Ruleset, int, int], Bot]
+"""What builds a bot: a bot class, called with ``(ruleset, seat, seed)``."""
+
+
+class BaseBot:
+    """A convenient base for bots: keeps the ruleset, the seat and a seeded generator.
+
+    Subclasses implement :meth:`choose`; :meth:`below` and :meth:`pick` give them
+    reproducible chance.
+    """
+
+    def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:
+        self.ruleset = ruleset
+        self.seat = seat
+        self.seed = seed
+        self._rng = rng.seed_state(seed)
+
+    def below(self, n: int) -> int:
+        """A number uniform in ``range(n)`` from the bot's own generator (``n`` > 0)."""
+        k, self._rng = rng.below(self._rng, n)
+        return k
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items``, uniformly (``items`` must not be empty)."""
+        return items[self.below(len(items))]
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        """Return one of ``legal``; subclasses override this."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seat={self.seat}, seed={self.seed})"

@@ -1,0 +1,16 @@
+"""The random bot: every legal action equally likely. A baseline, and a fuzzer of the rules."""
+
+from __future__ import annotations
+
+from ttr_core.actions import Action
+from ttr_core.bots.base import BaseBot
+from ttr_core.legal import LegalActions
+from ttr_core.views import PlayerView
+
+
+class RandomBot(BaseBot):
+    """Picks uniformly among the listed legal actions (one index of the lazy sequence)."""
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        """A uniformly random legal action."""
+        return legal[self.below(len(legal))]

@@ -1,0 +1,104 @@
+"""What the ``ttr`` commands share: the argument parser, input files, options and output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from rich.console import Console
+
+
+class UsageError(Exception):
+    """A command line that does not make sense (exit status 2)."""
+
+
+class CommandError(Exception):
+    """A command that cannot be carried out, with a message for the user (exit status 1)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are exceptions, so ``main`` reports them in one line."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise :class:`UsageError` instead of printing the usage and exiting."""
+        hint = f" (see '{self.prog} --help')"
+        raise UsageError(message + hint)
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter (command help lines start in lower case)."""
+    return text[:1].upper() + text[1:]
+
+
+def positive_int(text: str) -> int:
+    """An argument type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def option_pair(text: str) -> tuple[str, Any]:
+    """An argument type: ``KEY=VALUE``; the value is read as JSON when it is JSON (``4``,
+    ``true``), else kept as text."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        value: Any = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key.strip(), value
+
+
+def options_dict(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any]:
+    """The ``--option`` pairs as a mapping; a key given twice is a usage error."""
+    out: dict[str, Any] = {}
+    for key, value in pairs or ():
+        if key in out:
+            raise UsageError(f"argument --option: {key!r} is given twice")
+        out[key] = value
+    return out
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """The repeatable ``--option KEY=VALUE`` argument of commands that build a ruleset."""
+    parser.add_argument(
+        "--option",
+        dest="options",
+        metavar="KEY=VALUE",
+        type=option_pair,
+        action="append",
+        help="an edition option, e.g. opening_tickets=4 (repeatable)",
+    )
+
+
+def read_input(path: str) -> tuple[str, bytes]:
+    """Read a whole input file, or standard input for ``-``; return ``(shown name, bytes)``.
+
+    :raises CommandError: the file cannot be read.
+    """
+    if path == "-":
+        return "<stdin>", sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return path, f.read()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise CommandError(f"cannot read {path}: {reason}") from None
+
+
+def console() -> Console:
+    """A console on standard output (plain text when it is not a terminal)."""
+    return Console(highlight=False, markup=False, emoji=False)
+
+
+def print_json(value: Any, *, indent: int | None = 2) -> None:
+    """Print JSON to standard output (UTF-8 text, not escaped)."""
+    sys.stdout.write(json.dumps(value, indent=indent, ensure_ascii=False) + "\n")

@@ -1,0 +1,84 @@
+"""``ttr map EDITION``: an edition's map data, summarised or in full as JSON."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from typing import Any
+
+from rich.table import Table
+
+from ttr_core.cli._common import add_option_argument, console, options_dict, print_json, sentence
+from ttr_core.mapdata import unstructure_map
+from ttr_core.ruleset import Ruleset
+
+HELP = "show an edition's map: cities, routes, tickets and parameters"
+
+
+def register(sub: Any) -> None:
+    """Add the ``map`` command to the sub-command parsers."""
+    parser = sub.add_parser(
+        "map",
+        help=HELP,
+        description=sentence(HELP)
+        + ". With --json, the full map data (options applied) in the map data format.",
+    )
+    parser.add_argument("edition", metavar="EDITION", help="edition id or alias")
+    parser.add_argument("--json", action="store_true", help="print the full map data as JSON")
+    add_option_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the summary (or the JSON map data) of the edition's map."""
+    rs = Ruleset.build(args.edition, options_dict(args.options))
+    if args.json:
+        print_json(unstructure_map(rs.map))
+        return 0
+    out = console()
+    data, p = rs.map, rs.params
+    arrows = sum(1 for c in data.cities if c.country is not None)
+    doubles = sum(1 for t in data.routes if t.parallel is not None) // 2
+    pairs = len({frozenset(t.cities) for t in data.routes})
+    kinds = Counter(t.kind for t in data.tickets)
+    summary = Table(title=f"{data.name} ({rs.id})", show_header=False)
+    summary.add_column("What")
+    summary.add_column("Value")
+    cities = f"{len(data.cities)}" + (f" ({arrows} border arrows)" if arrows else "")
+    summary.add_row("Cities", cities)
+    summary.add_row(
+        "Tracks",
+        f"{len(data.routes)} between {pairs} city pairs, {doubles} double routes",
+    )
+    tunnels = sum(1 for t in data.routes if t.tunnel)
+    ferries = sum(1 for t in data.routes if t.ferry)
+    if tunnels or ferries:
+        summary.add_row("Tunnels, ferries", f"{tunnels}, {ferries}")
+    summary.add_row(
+        "Tickets", ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none"
+    )
+    summary.add_row("Players", f"{p.players[0]}-{p.players[1]}")
+    summary.add_row("Trains per player", str(p.trains))
+    if p.stations:
+        costs = ", ".join(str(c) for c in p.station_cost)
+        summary.add_row("Stations per player", f"{p.stations} (cost {costs} cards)")
+    summary.add_row("Train cards", ", ".join(f"{n} {name}" for name, n in p.train_cards.items()))
+    summary.add_row(
+        "Opening tickets",
+        f"deal {p.opening_tickets.deal}, keep at least {p.opening_tickets.keep}",
+    )
+    summary.add_row("Ticket draw", f"deal {p.ticket_draw.deal}, keep at least {p.ticket_draw.keep}")
+    summary.add_row("Both tracks of a double from", f"{p.double_routes_min_players} players")
+    if p.longest_path_bonus:
+        summary.add_row("Longest path bonus", f"{p.longest_path_bonus} points")
+    if rs.options:
+        summary.add_row("Options", ", ".join(f"{k}={v!r}" for k, v in rs.options.items()))
+    out.print(summary)
+    lengths = Counter(t.length for t in data.routes)
+    table = Table(title="Tracks by length")
+    for column in ("Length", "Points", "Tracks"):
+        table.add_column(column, justify="right")
+    for length in sorted(p.route_points):
+        table.add_row(str(length), str(p.route_points[length]), str(lengths.get(length, 0)))
+    out.print(table)
+    return 0

@@ -1,0 +1,455 @@
+"""Reading the end-of-game position that ``ttr score`` scores.
+
+The input format is a public contract::
+
+    {"edition": "usa",
+     "players": [{"name": "Ann",
+                  "routes": [{"a": "Denver", "b": "Omaha", "color": "pink"}],
+                  "tickets": [{"a": "Denver", "b": "El Paso"}],
+                  "stations": []}]}
+
+* ``edition``: an installed edition's id or alias.
+* ``players``: 1 to the edition's maximum number of players, in seat order, with unique
+  non-empty names. A single player is accepted: scoring one player's holdings is
+  meaningful (e.g. to check a score sheet), and every rule that involves other players
+  simply has nothing to compare.
+* ``routes``: the tracks a player claimed. ``a`` and ``b`` are the city names as printed
+  (or a city's alias), in either order. A border arrow (a city with a country) may also be
+  named by its bare country name when the other endpoint, and the colour if needed, leave
+  just one track. ``color`` is optional and checked when given (``"gray"`` for a gray
+  track); on a double route whose tracks differ it picks the track, with ``length`` when
+  the colour is not enough. Tracks that are interchangeable (the same colour and length)
+  need neither: the first one that no earlier player or route took is used.
+* ``tickets``: the names printed on the card, ``{"a": ..., "b": ...}`` in either order, or
+  for a country ticket ``{"a": origin, "to_any": [countries]}`` (the set of countries must
+  match the card). A ticket may be held, over all players, as many times as the deck has
+  cards with the same names.
+* ``stations`` (optional): names of the cities with the player's stations; only in
+  editions with stations.
+
+Impossible positions are refused with a :class:`~ttr_core.errors.PositionError` naming the
+player and item, e.g. ``players[1].routes[3]: no track between Denver and Boston``:
+unknown cities or tickets, a track owned twice, both tracks of a double route in one
+hand or in use with too few players, more trains or stations than a player has, two
+stations in one city, wrong types, missing fields and unknown keys.
+
+:func:`position_to_json` writes the same format, so a finished game can be re-scored.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ttr_core.cards import ROUTE_COLOR_NAMES
+from ttr_core.errors import PositionError
+from ttr_core.ruleset import Ruleset
+from ttr_core.scoring import PlayerPosition, Position
+
+POSITION_KEYS = ("edition", "players")
+PLAYER_KEYS = ("name", "routes", "tickets", "stations")
+ROUTE_KEYS = ("a", "b", "color", "length")
+
+
+def _fail(where: str, message: str) -> PositionError:
+    return PositionError(f"{where}: {message}")
+
+
+def _object(
+    value: Any, where: str, required: Sequence[str], optional: Sequence[str]
+) -> dict[str, Any]:
+    """Check that ``value`` is an object with the required keys and no unknown ones."""
+    if not isinstance(value, dict):
+        raise _fail(where, f"expected an object, got {_kind(value)}")
+    for key in value:
+        if key not in required and key not in optional:
+            allowed = ", ".join((*required, *optional))
+            raise _fail(where, f"unknown key {key!r} (expected {allowed})")
+    for key in required:
+        if key not in value:
+            raise _fail(where, f"missing key {key!r}")
+    return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _string(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise _fail(where, f"expected a string, got {_kind(value)}")
+    if not value.strip():
+        raise _fail(where, "expected a non-empty string")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _fail(where, f"expected a list, got {_kind(value)}")
+    return value
+
+
+def _suggest(name: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=3)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+class _Resolver:
+    """Name lookups for one ruleset: cities, border-arrow countries, tracks and tickets."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.countries: dict[str, tuple[int, ...]] = {}
+        for c, country in enumerate(rs.city_country):
+            if country is not None:
+                self.countries[country] = (*self.countries.get(country, ()), c)
+        self.pair_tracks: dict[frozenset[int], list[int]] = {}
+        for r in range(len(rs.routes)):
+            key = frozenset((rs.route_a[r], rs.route_b[r]))
+            self.pair_tracks.setdefault(key, []).append(r)
+
+    def city(self, name: str, where: str) -> int:
+        """The index of a city named by its id or an alias."""
+        c = self.rs.city_index.get(name)
+        if c is None:
+            raise _fail(where, f"unknown city {name!r}{_suggest(name, self.rs.city_index)}")
+        return c
+
+    def endpoint(self, name: str, where: str) -> tuple[int, ...]:
+        """The cities a route endpoint may mean: one city, or a country's border arrows."""
+        c = self.rs.city_index.get(name)
+        if c is not None:
+            return (c,)
+        arrows = self.countries.get(name)
+        if arrows:
+            return arrows
+        names = [*self.rs.city_index, *self.countries]
+        raise _fail(where, f"unknown city {name!r}{_suggest(name, names)}")
+
+    def place(self, name: str, where: str) -> str:
+        """A ticket origin: a city (returned by id) or a country name."""
+        c = self.rs.city_index.get(name)
+        if c is not None:
+            return self.rs.city_ids[c]
+        if name in self.countries:
+            return name
+        names = [*self.rs.city_index, *self.countries]
+        raise _fail(where, f"unknown city or country {name!r}{_suggest(name, names)}")
+
+
+def _describe(rs: Ruleset, r: int) -> str:
+    t = rs.routes[r]
+    return f"{t.color} {t.length}"
+
+
+def _interchangeable(rs: Ruleset, tracks: Sequence[int]) -> bool:
+    first = tracks[0]
+    return all(
+        rs.route_color[r] == rs.route_color[first]
+        and rs.route_len[r] == rs.route_len[first]
+        and rs.route_ferry[r] == rs.route_ferry[first]
+        and rs.route_tunnel[r] == rs.route_tunnel[first]
+        for r in tracks
+    )
+
+
+def _track_candidates(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[list[int], str]:
+    """The tracks a route entry may mean (one city pair), and its readable name."""
+    rs = res.rs
+    a = _string(raw["a"], f"{where}.a")
+    b = _string(raw["b"], f"{where}.b")
+    color: str | None = None
+    if "color" in raw:
+        color = _string(raw["color"], f"{where}.color")
+        if color not in ROUTE_COLOR_NAMES:
+            raise _fail(
+                f"{where}.color",
+                f"unknown colour {color!r}; expected one of {', '.join(ROUTE_COLOR_NAMES)}",
+            )
+    length = raw.get("length")
+    if "length" in raw and (not isinstance(length, int) or isinstance(length, bool) or length < 1):
+        raise _fail(f"{where}.length", f"expected a positive integer, got {_kind(length)}")
+    ends_a = res.endpoint(a, f"{where}.a")
+    ends_b = res.endpoint(b, f"{where}.b")
+    tracks = sorted(
+        r
+        for x in ends_a
+        for y in ends_b
+        if x != y
+        for r in res.pair_tracks.get(frozenset((x, y)), ())
+    )
+    if not tracks:
+        raise _fail(where, f"no track between {a} and {b}")
+    if color is not None:
+        kept = [r for r in tracks if rs.routes[r].color == color]
+        if not kept:
+            found = ", ".join(_describe(rs, r) for r in tracks)
+            raise _fail(where, f"no {color} track between {a} and {b} (there is: {found})")
+        tracks = kept
+    if length is not None:
+        kept = [r for r in tracks if rs.route_len[r] == length]
+        if not kept:
+            found = ", ".join(_describe(rs, r) for r in tracks)
+            raise _fail(
+                where, f"no track of length {length} between {a} and {b} (there is: {found})"
+            )
+        tracks = kept
+    pairs = {frozenset((rs.route_a[r], rs.route_b[r])) for r in tracks}
+    if len(pairs) > 1:
+        arrows = {c for pair in pairs for c in pair if rs.city_country[c] is not None}
+        shown = ", ".join(sorted(rs.city_ids[c] for c in arrows))
+        raise _fail(where, f"{a}-{b} could be several tracks; name the border arrow ({shown})")
+    pair = sorted(next(iter(pairs)), key=lambda c: (c not in ends_a, c))
+    name = f"{rs.city_ids[pair[0]]}-{rs.city_ids[pair[1]]}"
+    if len(tracks) > 1 and not _interchangeable(rs, tracks):
+        colors = {rs.routes[r].color for r in tracks}
+        if len(colors) > 1:
+            shown = ", ".join(sorted(colors))
+            raise _fail(where, f'{name} is a double route ({shown}); give its "color"')
+        if len({rs.route_len[r] for r in tracks}) > 1:
+            shown = ", ".join(str(rs.route_len[r]) for r in tracks)
+            raise _fail(where, f'{name} has tracks of lengths {shown}; give its "length"')
+        # The tracks differ only in ferry or tunnel marks, which scoring never reads:
+        # they are taken in map order like interchangeable ones.
+    return tracks, name
+
+
+def _ticket_key(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[Any, ...]:
+    """A key equal for every card printed with the same names (see ``_card_key``)."""
+    if "to_any" in raw:
+        if "b" in raw:
+            raise _fail(where, "give either 'b' or 'to_any', not both")
+        origin = res.place(_string(raw["a"], f"{where}.a"), f"{where}.a")
+        targets = _list(raw["to_any"], f"{where}.to_any")
+        if not targets:
+            raise _fail(f"{where}.to_any", "expected at least one country")
+        names = []
+        for j, t in enumerate(targets):
+            name = _string(t, f"{where}.to_any[{j}]")
+            if name not in res.countries:
+                shown = _suggest(name, res.countries)
+                raise _fail(f"{where}.to_any[{j}]", f"unknown country {name!r}{shown}")
+            if name in names:
+                raise _fail(f"{where}.to_any[{j}]", f"{name!r} is listed twice")
+            names.append(name)
+        return ("country", origin, frozenset(names))
+    if "b" not in raw:
+        raise _fail(where, "missing key 'b' (or 'to_any' for a country ticket)")
+    a = res.city(_string(raw["a"], f"{where}.a"), f"{where}.a")
+    b = res.city(_string(raw["b"], f"{where}.b"), f"{where}.b")
+    return ("cities", frozenset((a, b)))
+
+
+def _card_key(rs: Ruleset, i: int) -> tuple[Any, ...]:
+    t = rs.tickets[i]
+    if t.targets is not None:
+        origin = rs.city_ids[rs.city_index[t.a]] if t.a in rs.city_index else t.a
+        return ("country", origin, frozenset(t.targets))
+    return ("cities", frozenset((rs.city_index[t.a], rs.city_index[t.b or ""])))
+
+
+def _ticket_name(raw: dict[str, Any]) -> str:
+    if "to_any" in raw:
+        return f"{raw['a']}-{'/'.join(str(t) for t in raw['to_any'])}"
+    return f"{raw['a']}-{raw['b']}"
+
+
+def parse_position(rs: Ruleset, raw: Any) -> Position:
+    """Turn decoded position JSON into a :class:`~ttr_core.scoring.Position` for ``rs``.
+
+    ``raw["edition"]`` must name ``rs``'s edition (by id or alias).
+
+    :raises PositionError: the position is malformed or impossible; the message starts
+        with the path of the offending item, e.g. ``players[0].routes[2]``.
+    """
+    top = _object(raw, "position", POSITION_KEYS, ())
+    edition = _string(top["edition"], "edition")
+    info = rs.info
+    if edition.strip().lower() not in {info.id.lower(), *(x.lower() for x in info.aliases)}:
+        raise _fail("edition", f"the position is for {edition!r}, not {info.id!r}")
+    players = _list(top["players"], "players")
+    params = rs.params
+    hi = params.players[1]
+    if not players:
+        raise _fail("players", "expected at least one player")
+    if len(players) > hi:
+        raise _fail("players", f"{info.id} is played by at most {hi} players, got {len(players)}")
+    res = _Resolver(rs)
+    entries = [
+        _object(p, f"players[{i}]", ("name", "routes", "tickets"), ("stations",))
+        for i, p in enumerate(players)
+    ]
+    names: dict[str, int] = {}
+    for i, p in enumerate(entries):
+        name = _string(p["name"], f"players[{i}].name")
+        if name in names:
+            raise _fail(
+                f"players[{i}].name", f"{name!r} is already the name of players[{names[name]}]"
+            )
+        names[name] = i
+    owner: dict[int, tuple[int, int]] = {}
+    ticket_uses: dict[tuple[Any, ...], int] = {}
+    ticket_cards: dict[tuple[Any, ...], list[int]] = {}
+    for t in range(len(rs.tickets)):
+        ticket_cards.setdefault(_card_key(rs, t), []).append(t)
+    station_city: dict[int, tuple[int, int]] = {}
+    out: list[PlayerPosition] = []
+    few = len(entries) < params.double_routes_min_players
+    for i, p in enumerate(entries):
+        pname = p["name"]
+        routes: list[int] = []
+        for j, item in enumerate(_list(p["routes"], f"players[{i}].routes")):
+            where = f"players[{i}].routes[{j}]"
+            item = _object(item, where, ("a", "b"), ("color", "length"))
+            tracks, name = _track_candidates(res, item, where)
+            free = [r for r in tracks if r not in owner]
+            if not free:
+                holders = sorted({owner[r] for r in tracks})
+                if holders[0][0] == i:
+                    raise _fail(where, f"{name} is already listed at routes[{holders[0][1]}]")
+                who = ", ".join(f"players[{k}] ({entries[k]['name']})" for k, _ in holders)
+                raise _fail(where, f"{name} is already owned by {who}")
+            r = free[0]
+            twin = rs.route_twin[r]
+            if twin >= 0 and twin in owner:
+                k, jj = owner[twin]
+                if k == i:
+                    raise _fail(
+                        where,
+                        f"{pname} cannot own both tracks of the double route {name} "
+                        f"(see routes[{jj}]; rule DOUBLE-1)",
+                    )
+                if few:
+                    raise _fail(
+                        where,
+                        f"the other track of the double route {name} is owned by players[{k}] "
+                        f"({entries[k]['name']}); with {len(entries)} players only one track "
+                        f"of a double route is used (rule DOUBLE-2, both from "
+                        f"{params.double_routes_min_players} players)",
+                    )
+            owner[r] = (i, j)
+            routes.append(r)
+        used = sum(rs.route_len[r] for r in routes)
+        if used > params.trains:
+            raise _fail(
+                f"players[{i}].routes",
+                f"{pname}'s routes use {used} trains, but a player has only {params.trains}",
+            )
+        tickets: list[int] = []
+        for j, item in enumerate(_list(p["tickets"], f"players[{i}].tickets")):
+            where = f"players[{i}].tickets[{j}]"
+            item = _object(item, where, ("a",), ("b", "to_any"))
+            key = _ticket_key(res, item, where)
+            cards = ticket_cards.get(key, [])
+            if not cards:
+                raise _fail(where, f"no ticket {_ticket_name(item)} in the {info.id} deck")
+            n = ticket_uses.get(key, 0)
+            if n >= len(cards):
+                copies = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
+                raise _fail(
+                    where,
+                    f"ticket {_ticket_name(item)} is held {n + 1} times, but the deck has "
+                    f"{copies} of it",
+                )
+            ticket_uses[key] = n + 1
+            tickets.append(cards[n])
+        stations: list[int] = []
+        listed = p.get("stations", [])
+        items = _list(listed, f"players[{i}].stations")
+        if items and not params.stations:
+            raise _fail(f"players[{i}].stations", f"{info.id} has no stations")
+        if len(items) > params.stations:
+            raise _fail(
+                f"players[{i}].stations",
+                f"{pname} lists {len(items)} stations, but a player has only {params.stations}",
+            )
+        for j, item in enumerate(items):
+            where = f"players[{i}].stations[{j}]"
+            c = res.city(_string(item, where), where)
+            if c in station_city:
+                k, jj = station_city[c]
+                raise _fail(
+                    where,
+                    f"{rs.city_ids[c]} already has a station (players[{k}].stations[{jj}]); "
+                    "a city holds one station",
+                )
+            station_city[c] = (i, j)
+            stations.append(c)
+        out.append(
+            PlayerPosition(
+                name=pname, routes=tuple(routes), tickets=tuple(tickets), stations=tuple(stations)
+            )
+        )
+    return Position(players=tuple(out))
+
+
+def load_position(
+    raw: Any, *, options: Mapping[str, Any] | None = None, plugins: Iterable[object] = ()
+) -> tuple[Ruleset, Position]:
+    """Build the ruleset the position names (with ``options``) and parse the position.
+
+    :raises PositionError: as :func:`parse_position`.
+    :raises UnknownEditionError: the edition is not installed.
+    :raises OptionError: an option is unknown or has a value the edition does not offer.
+    """
+    top = _object(raw, "position", POSITION_KEYS, ())
+    edition = _string(top["edition"], "edition")
+    rs = Ruleset.build(edition, options, plugins)
+    return rs, parse_position(rs, top)
+
+
+def read_position(
+    text: str | bytes, *, options: Mapping[str, Any] | None = None, plugins: Iterable[object] = ()
+) -> tuple[Ruleset, Position]:
+    """Parse position JSON text; see :func:`load_position`.
+
+    :raises PositionError: the text is not valid JSON, or as :func:`load_position`.
+    """
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise PositionError(f"position: not valid JSON ({exc})") from None
+    return load_position(raw, options=options, plugins=plugins)
+
+
+def position_to_json(rs: Ruleset, position: Position) -> dict[str, Any]:
+    """Write a position in the ``ttr score`` input format (what :func:`parse_position` reads).
+
+    Colour and length are given only where the track's double route needs them.
+    """
+    players = []
+    for pp in position.players:
+        routes = []
+        for r in pp.routes:
+            t = rs.routes[r]
+            entry: dict[str, Any] = {"a": t.cities[0], "b": t.cities[1]}
+            twin = rs.route_twin[r]
+            if twin >= 0 and not _interchangeable(rs, (r, twin)):
+                entry["color"] = t.color
+                if rs.route_color[twin] == rs.route_color[r]:
+                    entry["length"] = t.length
+            routes.append(entry)
+        tickets: list[dict[str, Any]] = []
+        for i in pp.tickets:
+            tk = rs.tickets[i]
+            if tk.targets is not None:
+                tickets.append({"a": tk.a, "to_any": list(tk.targets)})
+            else:
+                tickets.append({"a": tk.a, "b": tk.b})
+        player: dict[str, Any] = {"name": pp.name, "routes": routes, "tickets": tickets}
+        if rs.params.stations:
+            player["stations"] = [rs.city_ids[c] for c in pp.stations]
+        players.append(player)
+    return {"edition": rs.id, "players": players}
