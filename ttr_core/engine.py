@@ -101,22 +101,33 @@ class _Ctx:
         return card
 
     def refill(self) -> None:
-        """Fill empty display slots, then apply the locomotive flush (with its cap)."""
+        """Fill empty display slots; if any card was turned up, apply the flush (FLUSH-2).
+
+        Flushes repeat while the new display again shows too many locomotives, at most
+        ``flush_repeats`` times in a row (FLUSH-3), and only while deck or discard pile
+        hold a card (FLUSH-4).
+        """
         flush_at = self.rs.flush_at
         repeats = 0
         display = self.display
         while True:
+            revealed = False
             while -1 in display:
                 new = self.draw()
                 if new < 0:
                     break
                 slot = display.index(-1)
                 display[slot] = new
+                revealed = True
                 if self.events is not None:
                     self.events.append(ev.CardRevealed(slot=slot, card=new))
-            if flush_at is None or display.count(LOCO) < flush_at:
+            if not revealed or flush_at is None or display.count(LOCO) < flush_at:
                 return
-            if repeats >= self.rs.params.display.flush_repeats or self.available() == 0:
+            if self.available() == 0:
+                return
+            if repeats >= self.rs.params.display.flush_repeats:
+                if self.events is not None:
+                    self.events.append(ev.LocomotivesRemain(locomotives=display.count(LOCO)))
                 return
             repeats += 1
             flushed = tuple(c for c in display if c >= 0)

@@ -73,6 +73,14 @@ class DisplayFlushed(Event):
 
 
 @frozen
+class LocomotivesRemain(Event):
+    """The flush limit was reached: the locomotives stay face up (rule FLUSH-3)."""
+
+    tag: ClassVar[str] = "locomotives_remain"
+    locomotives: int
+
+
+@frozen
 class FaceUpTaken(Event):
     """A player took a face-up card."""
 
@@ -183,6 +191,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CardsDealt,
     CardRevealed,
     DisplayFlushed,
+    LocomotivesRemain,
     FaceUpTaken,
     BlindDrawn,
     TicketsDealt,

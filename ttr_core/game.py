@@ -24,6 +24,7 @@ from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Scoresheet, score_game
 from ttr_core.serialize import CONVERTER
 from ttr_core.state import GameState
+from ttr_core.strict import error_text
 from ttr_core.views import PlayerView, view_of
 
 RECORD_FORMAT = 1
@@ -76,10 +77,8 @@ class GameRecord:
             raise RecordError(f"unsupported record format {raw.get('format')!r}")
         try:
             return CONVERTER.structure(raw, GameRecord)
-        except cattrs.BaseValidationError as exc:
-            raise RecordError("; ".join(cattrs.transform_error(exc, path="$"))) from None
-        except (ValueError, TypeError) as exc:
-            raise RecordError(str(exc)) from None
+        except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+            raise RecordError(f"malformed record: {error_text(exc)}") from None
 
 
 class _RecordedChance:

@@ -285,6 +285,11 @@ class LegalActions(Sequence[Action]):
         if isinstance(action, BuildStation):
             c = self.rs.city_index.get(action.city, -1)
             return c in self._station_cities and action.cards in self._station_pay
+        if isinstance(action, KeepTickets):
+            wanted = sorted(action.tickets) if isinstance(action.tickets, tuple) else None
+            return any(
+                isinstance(a, KeepTickets) and sorted(a.tickets) == wanted for a in self._list
+            )
         return action in self._list
 
     def _claim_ok(self, action: ClaimRoute) -> bool:

@@ -20,6 +20,7 @@ from cattrs.gen import make_dict_structure_fn
 
 from ttr_core.cards import CARD_NAMES, ROUTE_COLOR_NAMES
 from ttr_core.errors import MapDataError
+from ttr_core.strict import error_text, strict_converter
 
 MAP_FORMAT = 1
 """Version of the map data format described here."""
@@ -136,44 +137,28 @@ class MapData:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _points_table(value: Any, _: Any) -> Mapping[int, int]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected an object of length: points, got {value!r}")
+    out: dict[int, int] = {}
+    for k, v in value.items():
+        try:
+            length = int(k)
+        except (TypeError, ValueError):
+            raise ValueError(f"route length {k!r} is not an integer") from None
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ValueError(f"points for length {k} must be an integer, got {v!r}")
+        out[length] = v
+    return out
+
+
 def _converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv = strict_converter()
+    conv.register_structure_hook_func(lambda t: t == Mapping[int, int], _points_table)
     for cls in (City, Track, Ticket, TicketDeal, DisplayRules, Parameters, MapData):
         conv.register_structure_hook(
             cls, make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
         )
-
-    def _strict_int(value: Any, _: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"expected an integer, got {value!r}")
-        return value
-
-    def _strict_str(value: Any, _: Any) -> str:
-        if not isinstance(value, str):
-            raise ValueError(f"expected a string, got {value!r}")
-        return value
-
-    def _strict_bool(value: Any, _: Any) -> bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"expected true or false, got {value!r}")
-        return value
-
-    def _points_table(value: Any, _: Any) -> Mapping[int, int]:
-        if not isinstance(value, dict):
-            raise ValueError(f"expected an object of length: points, got {value!r}")
-        out: dict[int, int] = {}
-        for k, v in value.items():
-            try:
-                length = int(k)
-            except (TypeError, ValueError):
-                raise ValueError(f"route length {k!r} is not an integer") from None
-            out[length] = _strict_int(v, int)
-        return out
-
-    conv.register_structure_hook(int, _strict_int)
-    conv.register_structure_hook(str, _strict_str)
-    conv.register_structure_hook(bool, _strict_bool)
-    conv.register_structure_hook_func(lambda t: t == Mapping[int, int], _points_table)
     return conv
 
 
@@ -195,9 +180,8 @@ def structure_map(raw: Any) -> MapData:
         raise MapDataError("$: map data must be a JSON object")
     try:
         data = _CONVERTER.structure(raw, MapData)
-    except cattrs.BaseValidationError as exc:
-        messages = cattrs.transform_error(exc, path="$")
-        raise MapDataError("; ".join(messages)) from None
+    except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+        raise MapDataError(error_text(exc)) from None
     validate_map(data)
     return data
 

@@ -19,6 +19,7 @@ from ttr_core.actions import ACTION_TYPES, Action
 from ttr_core.cards import CARD_NAMES, NUM_KINDS, card_index, counts_from_mapping, counts_to_mapping
 from ttr_core.events import EVENT_TYPES, Event
 from ttr_core.state import GameState, Phase
+from ttr_core.strict import error_text, strict_converter
 
 
 def _card_out(value: int) -> str | None:
@@ -119,6 +120,12 @@ def _tagged_hooks(
     return unstructure, structure
 
 
+def _phase_in(value: Any, _: Any) -> Phase:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"expected a phase number, got {value!r}")
+    return Phase(value)
+
+
 def _subclass_of(base: type[Any]) -> Callable[[Any], bool]:
     def check(t: Any) -> bool:
         return isinstance(t, type) and issubclass(t, base)
@@ -128,7 +135,7 @@ def _subclass_of(base: type[Any]) -> Callable[[Any], bool]:
 
 def make_converter() -> cattrs.Converter:
     """A converter for every type the library writes as JSON (built after all types exist)."""
-    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv = strict_converter()
     families: tuple[tuple[str, type[Any], tuple[type[Any], ...]], ...] = (
         ("action", Action, ACTION_TYPES),
         ("event", Event, EVENT_TYPES),
@@ -137,7 +144,7 @@ def make_converter() -> cattrs.Converter:
         un, st = _tagged_hooks(kind, classes)
         conv.register_unstructure_hook_func(_subclass_of(base), un)
         conv.register_structure_hook_func(_subclass_of(base), st)
-    conv.register_structure_hook(Phase, lambda v, _: Phase(v))
+    conv.register_structure_hook(Phase, _phase_in)
     return conv
 
 
@@ -176,8 +183,8 @@ def state_from_json(raw: Any) -> GameState:
     """A game state from its JSON object."""
     try:
         return CONVERTER.structure(raw, GameState)
-    except cattrs.BaseValidationError as exc:
-        raise ValueError("; ".join(cattrs.transform_error(exc, path="$"))) from None
+    except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+        raise ValueError(error_text(exc)) from None
 
 
 __all__ = [
