@@ -7,6 +7,8 @@ to small integers with the tables the engine needs on its hot path.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -20,6 +22,7 @@ from ttr_core.mapdata import MapData, Parameters, Ticket, Track, validate_map
 from ttr_core.payments import PaymentTables
 
 TRACE_ENV = "TTR_TRACE_HOOKS"
+"""Set this environment variable to print every hook call of new rulesets to stderr."""
 
 
 class Ruleset:
@@ -42,6 +45,9 @@ class Ruleset:
         for plugin in plugins:
             pm.register(plugin)
         pm.check_pending()
+        if os.environ.get(TRACE_ENV):
+            pm.trace.root.setwriter(sys.stderr.write)
+            pm.enable_tracing()
         self.plugin_manager = pm
         info = pm.hook.ttr_edition_info()
         if not isinstance(info, EditionInfo):

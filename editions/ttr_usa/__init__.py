@@ -33,7 +33,7 @@ def ttr_options() -> Sequence[OptionSpec]:
             default=3,
             choices=(3, 4),
             doc="Opening tickets dealt to each player (keep at least 2): 3 by the rulebook, "
-            "4 as in the customer's documents (rule USA-3).",
+            "4 as described for a newer German printing (rules USA-4, USA-5).",
         ),
     )
 

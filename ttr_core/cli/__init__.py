@@ -13,11 +13,11 @@ import sys
 from collections.abc import Sequence
 
 from ttr_core import __version__
-from ttr_core.cli import editions, map, replay, score, simulate
+from ttr_core.cli import editions, map, odds, replay, score, simulate
 from ttr_core.cli._common import CommandError, Parser, UsageError
 from ttr_core.errors import TtrError
 
-COMMANDS = (editions, map, simulate, score, replay)
+COMMANDS = (editions, map, simulate, score, replay, odds)
 
 
 def build_parser() -> Parser:
