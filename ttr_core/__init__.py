@@ -42,6 +42,7 @@ from ttr_core.errors import (
     OptionError,
     PositionError,
     RecordError,
+    SetupError,
     TtrError,
     UnknownEditionError,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "RecordError",
     "Ruleset",
     "Scoresheet",
+    "SetupError",
     "TakeFaceUp",
     "TtrError",
     "UnknownEditionError",

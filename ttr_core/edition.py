@@ -75,7 +75,8 @@ def _plugin_players(plugin: object) -> tuple[int, int]:
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     pm.register(plugin)
-    data = pm.hook.ttr_map_data(options={})
+    specs = [spec for specs in pm.hook.ttr_options() for spec in specs]
+    data = pm.hook.ttr_map_data(options={spec.name: spec.default for spec in specs})
     if not isinstance(data, MapData):
         return (0, 0)
     lo, hi = data.parameters.players

@@ -30,8 +30,8 @@ from ttr_core.actions import (
     WithdrawTunnel,
 )
 from ttr_core.cards import CARD_NAMES, EMPTY, LOCO, NUM_KINDS, describe
-from ttr_core.errors import IllegalActionError
-from ttr_core.payments import payment_error, station_payment_error
+from ttr_core.errors import IllegalActionError, SetupError
+from ttr_core.payments import is_counts, payment_error, station_payment_error
 from ttr_core.ruleset import Ruleset
 from ttr_core.state import GameState, Phase, PlayerState, TunnelAttempt
 
@@ -161,16 +161,16 @@ def new_game(
 
     Pass ``seed`` for a seeded game, or ``chance`` to take the shuffles from a record.
 
-    :raises ValueError: the player count or start player is out of range, or neither
+    :raises SetupError: the player count or start player is out of range, or neither
         ``seed`` nor ``chance`` was given.
     """
     lo, hi = rs.params.players
     if not lo <= players <= hi:
-        raise ValueError(f"{rs.id} is played by {lo} to {hi} players, not {players}")
+        raise SetupError(f"{rs.id} is played by {lo} to {hi} players, not {players}")
     if not 0 <= start_player < players:
-        raise ValueError(f"start player must be a seat from 0 to {players - 1}")
+        raise SetupError(f"start player must be a seat from 0 to {players - 1}")
     if seed is None and chance is None:
-        raise ValueError("a new game needs a seed (or recorded chance outcomes)")
+        raise SetupError("a new game needs a seed (or recorded chance outcomes)")
     if events is not None:
         events.append(ev.GameStarted(players=players, start_player=start_player))
     blank = GameState(
@@ -436,7 +436,7 @@ def _take_face_up(
     phase = state.phase
     if phase is not Phase.TURN and phase is not Phase.SECOND_CARD:
         raise _illegal("TURN-1", "train cards can only be drawn as the turn's action")
-    if not isinstance(card, int) or not 0 <= card < NUM_KINDS:
+    if type(card) is not int or not 0 <= card < NUM_KINDS:
         raise _illegal("DRAW-2", f"there is no card kind {card!r}")
     try:
         slot = state.display.index(card)
@@ -539,6 +539,8 @@ def _keep(
         raise _illegal("TICKET-1", "there are no drawn tickets to choose from")
     index = rs.ticket_index
     try:
+        if type(ticket_ids) is not tuple or any(type(t) is not int for t in ticket_ids):
+            raise TypeError
         chosen = {index[t] for t in ticket_ids}
     except (KeyError, TypeError):
         raise _illegal("TICKET-1", f"unknown ticket in {ticket_ids!r}") from None
@@ -601,7 +603,7 @@ def _claim(
     route, cards = action.route, action.cards
     if state.phase is not Phase.TURN:
         raise _illegal("TURN-1", "a route can only be claimed as the turn's action")
-    r = rs.route_index.get(route, -1) if isinstance(route, int) else -1
+    r = rs.route_index.get(route, -1) if type(route) is int else -1
     if r < 0:
         raise _illegal("CLAIM-1", f"there is no track with id {route!r}")
     p = state.current
@@ -622,8 +624,6 @@ def _claim(
             "CLAIM-7",
             f"{rs.route_name(r)} needs {rs.route_len[r]} trains, you have {player.trains}",
         )
-    if not isinstance(cards, tuple):
-        raise _illegal("CLAIM-1", "a payment is a tuple of nine card counts")
     why = payment_error(rs, r, cards)
     if why is not None:
         raise _illegal(*why)
@@ -727,7 +727,7 @@ def tunnel_payment_error(state: GameState, cards: tuple[int, ...]) -> tuple[str,
     t = state.tunnel
     if t is None:
         return "TUNNEL-6", "no tunnel claim is waiting for payment"
-    if not isinstance(cards, tuple) or len(cards) != NUM_KINDS or any(n < 0 for n in cards):
+    if not is_counts(cards):
         return "TUNNEL-6", "a payment is a tuple of nine card counts"
     if sum(cards) != t.extra:
         return "TUNNEL-6", f"the reveal demands exactly {t.extra} extra cards"
@@ -790,7 +790,7 @@ def _build_station(
         raise _illegal("STATION-1", f"{rs.id} has no stations")
     if state.phase is not Phase.TURN:
         raise _illegal("TURN-1", "a station can only be built as the turn's action")
-    c = rs.city_index.get(city, -1) if isinstance(city, str) else -1
+    c = rs.city_index.get(city, -1) if type(city) is str else -1
     if c < 0:
         raise _illegal("STATION-1", f"there is no city {city!r}")
     if state.station_owners[c] >= 0:
@@ -800,8 +800,6 @@ def _build_station(
     if player.stations <= 0:
         raise _illegal("STATION-3", "you have no stations left")
     cost = rs.params.station_cost[rs.params.stations - player.stations]
-    if not isinstance(cards, tuple):
-        raise _illegal("STATION-5", "a payment is a tuple of nine card counts")
     why = station_payment_error(cost, cards)
     if why is not None:
         raise _illegal(*why)

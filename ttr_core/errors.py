@@ -18,6 +18,10 @@ class IllegalActionError(TtrError, ValueError):
         self.rule = rule
 
 
+class SetupError(TtrError, ValueError):
+    """A game that cannot be set up: player count, start player, names or seat out of range."""
+
+
 class MapDataError(TtrError, ValueError):
     """Map data that does not follow the map data format; the message names the path."""
 

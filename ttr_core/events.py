@@ -36,8 +36,9 @@ class GameStarted(Event):
 class Shuffled(Event):
     """A pile was shuffled; ``order`` is the outcome, top first (hidden from players).
 
-    ``pile`` is ``"train"`` (card numbers) or ``"tickets"`` (ticket ids); ``reason`` is
-    ``"setup"`` or ``"reshuffle"`` (the discard pile became the deck).
+    ``pile`` is ``"train"`` (card numbers, in JSON too) or ``"tickets"`` (ticket ids);
+    ``reason`` is ``"setup"``, ``"setup_long"`` (the long-ticket pile of editions that deal
+    long tickets) or ``"reshuffle"`` (the discard pile became the deck).
     """
 
     tag: ClassVar[str] = "shuffled"

@@ -7,17 +7,18 @@ a :class:`GameRecord` that replays to an equal state.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import cattrs
-from attrs import frozen
+from attrs import evolve, frozen
 
-from ttr_core import engine
+from ttr_core import engine, rng
 from ttr_core.actions import Action
-from ttr_core.errors import IllegalActionError, RecordError, TtrError
+from ttr_core.errors import IllegalActionError, RecordError, SetupError, TtrError
 from ttr_core.events import Event, Shuffled
 from ttr_core.legal import LegalActions
 from ttr_core.ruleset import Ruleset
@@ -53,6 +54,9 @@ class GameRecord:
     start_player: int
     setup: tuple[Event, ...]
     log: tuple[LogEntry, ...]
+    rng: int | None
+    """For records without a seed: the generator state at the end of the log, so that a
+    replayed game can go on (its next shuffles come from this generator); else None."""
     format: int = RECORD_FORMAT
 
     def to_json(self) -> str:
@@ -65,7 +69,8 @@ class GameRecord:
 
         This checks the shape only; :meth:`Game.replay` checks that it is consistent.
         """
-        if len(text) > MAX_RECORD_BYTES:
+        size = len(text.encode("utf-8")) if isinstance(text, str) else len(text)
+        if size > MAX_RECORD_BYTES:
             raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes")
         try:
             raw = json.loads(text)
@@ -134,8 +139,9 @@ class Game:
     ) -> Game:
         """Start a seeded game. ``players`` is a count or a list of unique names.
 
-        :raises UnknownEditionError, OptionError: bad edition or options.
-        :raises ValueError: bad player count, duplicate names or a bad start player.
+        :raises UnknownEditionError: no such edition is installed.
+        :raises OptionError: an option is unknown or has a value the edition does not offer.
+        :raises SetupError: bad player count, duplicate names or a bad start player.
         """
         rs = edition if isinstance(edition, Ruleset) else Ruleset.build(edition, options, plugins)
         names = (
@@ -144,7 +150,7 @@ class Game:
             else tuple(players)
         )
         if len(set(names)) != len(names):
-            raise ValueError("player names must be unique")
+            raise SetupError("player names must be unique")
         setup: list[Event] = []
         state = engine.new_game(rs, len(names), seed=seed, start_player=start_player, events=setup)
         return cls(rs, state, names, seed=seed, setup=setup)
@@ -200,6 +206,7 @@ class Game:
             start_player=self.state.start_player,
             setup=self.setup,
             log=tuple(self.log),
+            rng=self.state.rng if self.seed is None and self.state.rng >= 0 else None,
         )
 
     def save(self) -> str:
@@ -263,7 +270,17 @@ class Game:
                 raise RecordError(f"{where}: {entry.action!r} is illegal: {exc}") from None
             _compare(where, events, entry.events, seeded=record.seed is not None)
             game.log.append(LogEntry(action=entry.action, events=tuple(events)))
+        if record.seed is None:
+            game.state = evolve(game.state, rng=_continuation_rng(record))
         return game
+
+
+def _continuation_rng(record: GameRecord) -> int:
+    """The generator a seedless record's game goes on with: recorded, or derived from it."""
+    if record.rng is not None:
+        return rng.seed_state(record.rng)
+    digest = hashlib.sha256(record.to_json().encode("utf-8")).digest()
+    return rng.seed_state(int.from_bytes(digest[:8], "big"))
 
 
 def _compare(where: str, got: Sequence[Event], recorded: Sequence[Event], *, seeded: bool) -> None:

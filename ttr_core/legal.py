@@ -34,6 +34,7 @@ from ttr_core.cards import LOCO, NUM_KINDS
 from ttr_core.payments import (
     all_class_payment_counts,
     class_payment,
+    is_counts,
     payment_error,
     station_payments,
 )
@@ -273,7 +274,7 @@ class LegalActions(Sequence[Action]):
         if not isinstance(action, Action):
             return False
         if isinstance(action, TakeFaceUp):
-            return action.card in self._faceup
+            return type(action.card) is int and action.card in self._faceup
         if isinstance(action, DrawBlind):
             return self._blind
         if isinstance(action, DrawTickets):
@@ -283,17 +284,26 @@ class LegalActions(Sequence[Action]):
         if isinstance(action, ClaimRoute):
             return self._claim_ok(action)
         if isinstance(action, BuildStation):
+            if type(action.city) is not str or not is_counts(action.cards):
+                return False
             c = self.rs.city_index.get(action.city, -1)
             return c in self._station_cities and action.cards in self._station_pay
         if isinstance(action, KeepTickets):
-            wanted = sorted(action.tickets) if isinstance(action.tickets, tuple) else None
+            tickets = action.tickets
+            if type(tickets) is not tuple or any(type(t) is not int for t in tickets):
+                return False
+            wanted = sorted(tickets)
             return any(
                 isinstance(a, KeepTickets) and sorted(a.tickets) == wanted for a in self._list
             )
+        if isinstance(action, PayTunnel) and not is_counts(action.cards):
+            return False
         return action in self._list
 
     def _claim_ok(self, action: ClaimRoute) -> bool:
         rs = self.rs
+        if type(action.route) is not int:
+            return False
         r = rs.route_index.get(action.route, -1)
         if r < 0 or not self._claims:
             return False
@@ -301,7 +311,7 @@ class LegalActions(Sequence[Action]):
         if k not in self._classes or r in self._skip or r not in self.state.free[k]:
             return False
         cards = action.cards
-        if not isinstance(cards, tuple) or payment_error(rs, r, cards) is not None:
+        if payment_error(rs, r, cards) is not None:
             return False
         hand = self._hand
         return all(cards[x] <= hand[x] for x in range(NUM_KINDS))

@@ -27,6 +27,9 @@ MAP_FORMAT = 1
 
 Returned = Literal["bottom", "removed"]
 
+TIE_BREAKERS = ("completed_tickets", "fewest_stations", "longest_path_bonus")
+"""The tie-breakers the core knows, by the name used in ``Parameters.tie_breakers``."""
+
 
 @frozen
 class City:
@@ -288,5 +291,11 @@ def validate_map(data: MapData) -> None:
         errors.append("$.parameters.opening_tickets.keep: cannot exceed deal")
     if not 1 <= p.ticket_draw.keep <= p.ticket_draw.deal:
         errors.append("$.parameters.ticket_draw: expected 1 <= keep <= deal")
+    for i, key in enumerate(p.tie_breakers):
+        if key not in TIE_BREAKERS:
+            errors.append(
+                f"$.parameters.tie_breakers[{i}]: unknown tie-breaker {key!r}; expected one of "
+                + ", ".join(TIE_BREAKERS)
+            )
     if errors:
         raise MapDataError("; ".join(errors))

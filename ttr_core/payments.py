@@ -21,11 +21,21 @@ if TYPE_CHECKING:
     from ttr_core.ruleset import Ruleset
 
 
+def is_counts(cards: object) -> bool:
+    """Whether ``cards`` is a payment: a tuple of nine non-negative integers (not bools)."""
+    return (
+        type(cards) is tuple
+        and len(cards) == NUM_KINDS
+        and set(map(type, cards)) == {int}
+        and min(cards) >= 0
+    )
+
+
 def payment_error(rs: Ruleset, r: int, cards: tuple[int, ...]) -> tuple[str, str] | None:
     """Why ``cards`` cannot pay for track ``r``, as ``(rule id, message)``; None if they can."""
     length = rs.route_len[r]
-    if len(cards) != NUM_KINDS or min(cards) < 0:
-        return "CLAIM-1", "a payment is a count of each card kind"
+    if not is_counts(cards):
+        return "CLAIM-1", "a payment is a tuple of nine card counts"
     if sum(cards) != length:
         return "CLAIM-1", f"the track has {length} spaces but {sum(cards)} cards were paid"
     colored = cards[:LOCO]
@@ -109,8 +119,8 @@ def class_payment(rs: Ruleset, k: int, hand: tuple[int, ...], j: int) -> tuple[i
 
 def station_payment_error(cost: int, cards: tuple[int, ...]) -> tuple[str, str] | None:
     """Why ``cards`` cannot pay for a station costing ``cost`` cards; None if they can."""
-    if len(cards) != NUM_KINDS or any(n < 0 for n in cards):
-        return "STATION-5", "a payment is a count of each card kind"
+    if not is_counts(cards):
+        return "STATION-5", "a payment is a tuple of nine card counts"
     if sum(cards) != cost:
         return "STATION-5", f"this station costs {cost} cards, {sum(cards)} were paid"
     if sum(1 for i in range(LOCO) if cards[i]) > 1:

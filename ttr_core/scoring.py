@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
 
+from ttr_core.errors import MapDataError
 from ttr_core.graph import UnionFind, longest_trail
 
 if TYPE_CHECKING:
@@ -129,6 +130,11 @@ def _score_tickets(
     results = []
     for t in pp.tickets:
         result = hook(ticket=rs.tickets[t], network=network, context=ctx)
+        if result is None:
+            raise MapDataError(
+                f"no plugin of edition {rs.id!r} scores {rs.tickets[t].kind} tickets "
+                f"({rs.ticket_name(t)})"
+            )
         results.append(TicketResult(ticket=t, points=result.points, completed=result.completed))
     return tuple(results)
 
@@ -149,8 +155,13 @@ def _assign_stations(
         options.append(candidates or [None])
     best: tuple[int, int] | None = None
     chosen: tuple[PlayerNetwork, tuple[TicketResult, ...], tuple[StationUse, ...]] | None = None
+    seen: set[frozenset[int]] = set()
     for combo in product(*options):
-        borrowed = sorted({r for r in combo if r is not None})
+        borrowed_set = frozenset(r for r in combo if r is not None)
+        if borrowed_set in seen:
+            continue  # the same borrowed tracks score the same
+        seen.add(borrowed_set)
+        borrowed = sorted(borrowed_set)
         network = _network(rs, seat, pp.routes, borrowed)
         results = _score_tickets(rs, pp, network, ctx)
         key = (sum(x.points for x in results), sum(x.completed for x in results))

@@ -3,8 +3,10 @@
 Actions and events are tagged unions: ``{"tag": "claim_route", ...}``, the tag being the
 class's stable ``tag``, never its Python name. Cards appear by name: a single card as
 ``"red"`` (``null`` where hidden), a list of cards as ``["red", "locomotive"]``, a payment
-as ``{"red": 2, "locomotive": 1}``. Structuring is strict: unknown tags, missing or
-extra keys and wrong types raise ``ValueError`` naming the offending key.
+as ``{"red": 2, "locomotive": 1}``; only a shuffle's ``order`` keeps card numbers (see
+:mod:`ttr_core.cards`), as it is long and read by programs. Structuring is strict:
+unknown tags, missing or extra keys and wrong types raise ``ValueError`` naming the
+offending key.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from attrs import evolve, frozen
 
 from ttr_core import events as ev
 from ttr_core.engine import pending_for
+from ttr_core.errors import SetupError
 from ttr_core.ruleset import Ruleset
 from ttr_core.state import GameState, Phase
 
@@ -71,7 +72,7 @@ class PlayerView:
 def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
     """What ``seat`` may see of ``state``."""
     if not 0 <= seat < len(state.players):
-        raise ValueError(f"no seat {seat} in a {len(state.players)}-player game")
+        raise SetupError(f"no seat {seat} in a {len(state.players)}-player game")
     me = state.players[seat]
     t = state.tunnel
     return PlayerView(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import os
+import sys
 from typing import cast
 
 from ttr_core.bots.base import Bot, BotFactory
@@ -31,12 +33,24 @@ def _known() -> str:
     return f"known bots: {names} (or module:Class)"
 
 
+def _import(module_name: str) -> object:
+    """Import a module, also from the working directory (as ``python -m`` would)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        cwd = os.getcwd()
+        if cwd in sys.path:
+            raise
+        sys.path.append(cwd)
+        return importlib.import_module(module_name)
+
+
 def _load_target(name: str, target: str) -> object:
     module_name, _, attr_path = target.partition(":")
     if not module_name or not attr_path:
         raise BotError(f"bot {name!r}: expected module:Class, got {target!r}; {_known()}")
     try:
-        obj: object = importlib.import_module(module_name)
+        obj: object = _import(module_name)
     except ImportError as exc:
         raise BotError(f"bot {name!r}: cannot import {module_name!r} ({exc}); {_known()}") from None
     for part in attr_path.split("."):

@@ -1,0 +1,72 @@
+"""The hook implementations of the Example Isles edition.
+
+Most of the edition is data (``example.json``): cities, tracks, tickets and the rule
+parameters that switch the core's shared mechanics on. Python is needed only for what
+the data cannot say: an option that changes a parameter, and the harbour bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from attrs import evolve
+
+from ttr_core import EditionInfo, MapData, OptionSpec, Parameters, hookimpl, load_packaged_map
+from ttr_core.scoring import ScoringContext
+
+HARBOURS = ("Quillmere", "Saltreach", "Tidewick")
+"""The three harbour cities of the harbour bonus."""
+
+HARBOUR_BONUS = 4
+"""Points for a player whose own tracks reach every harbour."""
+
+
+@hookimpl
+def ttr_edition_info() -> EditionInfo:
+    """Identify the edition: its id is what users type (``ttr map example``)."""
+    return EditionInfo(id="example", name="Example Isles", aliases=("isles",), rules_version="1")
+
+
+@hookimpl
+def ttr_options() -> Sequence[OptionSpec]:
+    """Offer one option: a longer game with more trains per player."""
+    return (
+        OptionSpec(
+            name="trains",
+            default=10,
+            choices=(10, 14),
+            doc="Trains per player: 10 for a short game, 14 for a longer one.",
+        ),
+    )
+
+
+@cache
+def _map() -> MapData:
+    # Loaded and validated once per process; MapData is immutable, so sharing is safe.
+    return load_packaged_map(__package__ or "ttr_example_edition", "example.json")
+
+
+@hookimpl
+def ttr_map_data(options: Mapping[str, Any]) -> MapData:
+    """The map data file shipped in this package."""
+    return _map()
+
+
+@hookimpl
+def ttr_parameters(map_data: MapData, options: Mapping[str, Any]) -> Parameters:
+    """Apply the ``trains`` option to the declared parameters."""
+    return evolve(map_data.parameters, trains=options["trains"])
+
+
+@hookimpl
+def ttr_final_bonuses(context: ScoringContext) -> Mapping[str, Sequence[int]]:
+    """Harbour bonus: 4 points to every player whose own tracks touch all three harbours."""
+    rs = context.ruleset
+    harbours = {rs.city_index[name] for name in HARBOURS}
+    points = []
+    for player in context.position.players:
+        touched = {rs.route_a[r] for r in player.routes} | {rs.route_b[r] for r in player.routes}
+        points.append(HARBOUR_BONUS if harbours <= touched else 0)
+    return {"harbours": points}
