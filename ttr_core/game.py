@@ -74,6 +74,8 @@ class GameRecord:
             raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes")
         try:
             raw = json.loads(text)
+        except RecursionError:
+            raise RecordError("record is not valid JSON (nested too deeply)") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise RecordError(f"record is not valid JSON ({exc})") from None
         if not isinstance(raw, dict):

@@ -193,6 +193,8 @@ def load_map_data(text: str | bytes) -> MapData:
     """Parse map data from JSON text; raise :class:`MapDataError` on any problem."""
     try:
         raw = json.loads(text)
+    except RecursionError:
+        raise MapDataError("$: not valid JSON (nested too deeply)") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise MapDataError(f"$: not valid JSON ({exc})") from None
     return structure_map(raw)
@@ -224,7 +226,9 @@ def validate_map(data: MapData) -> None:
                 errors.append(f"{where}.cities[{j}]: unknown city {c!r}")
         if t.cities[0] == t.cities[1]:
             errors.append(f"{where}.cities: a track cannot join a city to itself")
-        if t.length not in p.route_points:
+        if t.length < 1:
+            errors.append(f"{where}.length: a track has at least one space, not {t.length}")
+        elif t.length not in p.route_points:
             errors.append(f"{where}.length: {t.length} has no entry in parameters.route_points")
         if t.color not in ROUTE_COLOR_NAMES:
             errors.append(
@@ -279,9 +283,18 @@ def validate_map(data: MapData) -> None:
             errors.append(f"{where}: a ticket needs two different cities")
         if tk.points <= 0:
             errors.append(f"{where}.points: must be positive")
-    for name in p.train_cards:
+    for name, count in p.train_cards.items():
         if name not in CARD_NAMES:
             errors.append(f"$.parameters.train_cards: unknown card {name!r}")
+        elif count < 0:
+            errors.append(f"$.parameters.train_cards.{name}: a count cannot be negative")
+    max_players = p.players[1]
+    deck = sum(n for n in p.train_cards.values() if n > 0)
+    if deck < max_players * p.starting_hand:
+        errors.append(
+            f"$.parameters.train_cards: {deck} cards cannot deal {p.starting_hand} to each of "
+            f"{max_players} players"
+        )
     lo, hi = p.players
     if not 1 <= lo <= hi:
         errors.append("$.parameters.players: expected [min, max] with 1 <= min <= max")

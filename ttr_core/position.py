@@ -419,6 +419,8 @@ def read_position(
     """
     try:
         raw = json.loads(text)
+    except RecursionError:
+        raise PositionError("position: not valid JSON (nested too deeply)") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise PositionError(f"position: not valid JSON ({exc})") from None
     return load_position(raw, options=options, plugins=plugins)

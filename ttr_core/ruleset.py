@@ -63,7 +63,9 @@ class Ruleset:
         params = pm.hook.ttr_parameters(map_data=data, options=self.options)
         if not isinstance(params, Parameters):
             raise MapDataError(f"edition {info.id!r} returned no parameters")
-        if params is not data.parameters:
+        if params is data.parameters:
+            validate_map(data)
+        else:
             data = MapData(
                 edition=data.edition,
                 name=data.name,

@@ -78,7 +78,12 @@ def strict_converter() -> cattrs.Converter:
 def error_text(exc: Exception, path: str = "$") -> str:
     """One line describing a structuring failure, keeping our own messages."""
     if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc, path=path, format_exception=_format))
+        messages = cattrs.transform_error(exc, path=path, format_exception=_format)
+        # cattrs writes "message @ $.path"; the project writes "$.path: message".
+        return "; ".join(
+            f"{where}: {what}" if sep else what
+            for what, sep, where in (m.rpartition(" @ ") for m in messages)
+        )
     return str(exc)
 
 

@@ -52,7 +52,7 @@ def option_pair(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
     try:
         value: Any = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         value = raw
     return key.strip(), value
 
