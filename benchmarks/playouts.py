@@ -44,8 +44,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--score", action="store_true", help="include final scoring")
+    parser.add_argument(
+        "--warmup", type=int, default=5, help="untimed games played first (default 5)"
+    )
     args = parser.parse_args(argv)
     rs = Ruleset.build(args.edition)
+    for i in range(args.warmup):
+        play(rs, args.players, game_seed(args.seed + 1, i), score=args.score)
     start = time.perf_counter()
     decisions = 0
     for i in range(args.games):
