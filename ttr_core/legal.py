@@ -78,12 +78,12 @@ class LegalActions(Sequence[Action]):
     _claims = 0
     _classes: tuple[int, ...] = ()
     _counts: tuple[int, ...] = ()
-    _sizes: list[int] = []  # noqa: RUF012 (never mutated)
+    _sizes: Sequence[int] = ()
     _skip: tuple[int, ...] = ()
     _hand: tuple[int, ...] = ()
     _station_cities: tuple[int, ...] = ()
-    _station_pay: list[tuple[int, ...]] = []  # noqa: RUF012 (never mutated)
-    _list: list[Action] = []  # noqa: RUF012 (never mutated)
+    _station_pay: Sequence[tuple[int, ...]] = ()
+    _list: Sequence[Action] = ()
     _pass = False
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:

@@ -9,6 +9,7 @@ version.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -34,7 +35,7 @@ BotFactory = Callable[[Ruleset, int, int], Bot]
 """What builds a bot: a bot class, called with ``(ruleset, seat, seed)``."""
 
 
-class BaseBot:
+class BaseBot(ABC):
     """A convenient base for bots: keeps the ruleset, the seat and a seeded generator.
 
     Subclasses implement :meth:`choose`; :meth:`below` and :meth:`pick` give them
@@ -56,9 +57,9 @@ class BaseBot:
         """One of ``items``, uniformly (``items`` must not be empty)."""
         return items[self.below(len(items))]
 
+    @abstractmethod
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        """Return one of ``legal``; subclasses override this."""
-        raise NotImplementedError
+        """Return one of ``legal``."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seat={self.seat}, seed={self.seed})"
