@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from helpers import (
+    BASE_PARAMETERS,
     arrange,
     assert_illegal,
     cards,
@@ -42,32 +43,13 @@ from ttr_core.state import GameState, Phase
 R, G, B, L = 0, 3, 4, 8
 
 EUROPE_PARAMETERS: dict[str, Any] = {
-    "players": [2, 5],
-    "trains": 45,
-    "train_cards": {
-        "red": 12,
-        "orange": 12,
-        "yellow": 12,
-        "green": 12,
-        "blue": 12,
-        "pink": 12,
-        "black": 12,
-        "white": 12,
-        "locomotive": 14,
-    },
+    **BASE_PARAMETERS,
     "route_points": {"1": 1, "2": 2, "3": 4, "4": 7, "6": 15, "8": 21},
-    "double_routes_min_players": 4,
     "opening_tickets": {"deal": 4, "keep": 2, "returned": "removed", "long": 1},
-    "ticket_draw": {"deal": 3, "keep": 1, "returned": "bottom"},
     "stations": 3,
     "station_cost": [1, 2, 3],
     "unbuilt_station_points": 4,
-    "starting_hand": 4,
-    "display": {"size": 5, "flush_locomotives": 3, "flush_repeats": 3},
-    "face_up_locomotive": "whole_draw",
-    "locomotives": "anywhere",
     "tunnel_reveal": 3,
-    "longest_path_bonus": 10,
     "longest_path_bonus_name": "european_express",
     "tie_breakers": ["completed_tickets", "fewest_stations", "longest_path_bonus"],
 }

@@ -445,16 +445,12 @@ def _take_face_up(
     loco_ends = card == LOCO and rs.face_up_loco_whole_draw
     if loco_ends and phase is Phase.SECOND_CARD:
         raise _illegal("DRAW-5", "a face-up locomotive cannot be taken as the second card")
-    p = state.current
     ctx = _Ctx(rs, state, sink, chance)
     ctx.display[slot] = -1
     if sink is not None:
-        sink.append(ev.FaceUpTaken(player=p, slot=slot, card=card))
+        sink.append(ev.FaceUpTaken(player=state.current, slot=slot, card=card))
     ctx.refill()
-    players = _players_gaining(state, card)
-    if phase is Phase.TURN and not loco_ends and _second_card_possible(rs, ctx):
-        return _mid_turn(state, ctx, players, Phase.SECOND_CARD)
-    return _end_turn(state, players, sink, ctx=ctx)
+    return _after_draw(rs, state, ctx, card, sink, may_continue=not loco_ends)
 
 
 def _draw_blind(
@@ -470,12 +466,24 @@ def _draw_blind(
     ctx = _Ctx(rs, state, sink, chance)
     if ctx.available() == 0:
         raise _illegal("DECK-3", "the deck and the discard pile are empty")
-    p = state.current
     card = ctx.draw()
     if sink is not None:
-        sink.append(ev.BlindDrawn(player=p, card=card))
+        sink.append(ev.BlindDrawn(player=state.current, card=card))
+    return _after_draw(rs, state, ctx, card, sink, may_continue=True)
+
+
+def _after_draw(
+    rs: Ruleset,
+    state: GameState,
+    ctx: _Ctx,
+    card: int,
+    sink: list[ev.Event] | None,
+    *,
+    may_continue: bool,
+) -> GameState:
+    """Put the drawn card in the hand; wait for a second card if one may and can follow."""
     players = _players_gaining(state, card)
-    if phase is Phase.TURN and _second_card_possible(rs, ctx):
+    if may_continue and state.phase is Phase.TURN and _second_card_possible(rs, ctx):
         return _mid_turn(state, ctx, players, Phase.SECOND_CARD)
     return _end_turn(state, players, sink, ctx=ctx)
 
