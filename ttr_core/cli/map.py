@@ -9,7 +9,7 @@ from typing import Any
 from rich.table import Table
 
 from ttr_core.cli._common import add_option_argument, console, options_dict, print_json, sentence
-from ttr_core.mapdata import unstructure_map
+from ttr_core.mapdata import TicketDeal, unstructure_map
 from ttr_core.ruleset import Ruleset
 
 HELP = "show an edition's map: cities, routes, tickets and parameters"
@@ -63,14 +63,14 @@ def run(args: argparse.Namespace) -> int:
         costs = ", ".join(str(c) for c in p.station_cost)
         summary.add_row("Stations per player", f"{p.stations} (cost {costs} cards)")
     summary.add_row("Train cards", ", ".join(f"{n} {name}" for name, n in p.train_cards.items()))
-    summary.add_row(
-        "Opening tickets",
-        f"deal {p.opening_tickets.deal}, keep at least {p.opening_tickets.keep}",
-    )
-    summary.add_row("Ticket draw", f"deal {p.ticket_draw.deal}, keep at least {p.ticket_draw.keep}")
+    summary.add_row("Opening tickets", _deal_text(p.opening_tickets))
+    summary.add_row("Ticket draw", _deal_text(p.ticket_draw))
     summary.add_row("Both tracks of a double from", f"{p.double_routes_min_players} players")
     if p.longest_path_bonus:
-        summary.add_row("Longest path bonus", f"{p.longest_path_bonus} points")
+        summary.add_row(
+            "Longest path bonus", f"{p.longest_path_bonus} points ({p.longest_path_bonus_name})"
+        )
+    summary.add_row("Tie-breakers", ", then ".join(p.tie_breakers) or "none")
     if rs.options:
         summary.add_row("Options", ", ".join(f"{k}={v!r}" for k, v in rs.options.items()))
     out.print(summary)
@@ -82,3 +82,10 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(str(length), str(p.route_points[length]), str(lengths.get(length, 0)))
     out.print(table)
     return 0
+
+
+def _deal_text(deal: TicketDeal) -> str:
+    """``deal 4 (1 long), keep at least 2, the rest leave the game``."""
+    long = f" ({deal.long} long)" if deal.long else ""
+    rest = "go under the deck" if deal.returned == "bottom" else "leave the game"
+    return f"deal {deal.deal}{long}, keep at least {deal.keep}, the rest {rest}"
