@@ -583,7 +583,7 @@ def test_replay_json(ttr: Any, tmp_path: Path, finished: Game) -> None:
     sheet = finished.scores()
     assert data == {
         "edition": "usa",
-        "options": {"opening_tickets": 3},
+        "options": {"longest_path_at_zero": False, "opening_tickets": 3, "tie_break": "rules"},
         "seed": 3,
         "players": ["Ann", "[red]Bob"],
         "turns": finished.state.turn,

@@ -117,10 +117,12 @@ def test_unknown_edition_lists_installed():
 
 def test_options_defaults_filled_in():
     """Every declared option appears with its default when not given."""
+    core = {"longest_path_at_zero": False, "tie_break": "rules"}
     rs = Ruleset.build("usa")
-    assert rs.options == {"opening_tickets": 3}
-    assert {s.name for s in rs.option_specs} == {"opening_tickets"}
-    assert Ruleset.build("usa", {"opening_tickets": 4}).options == {"opening_tickets": 4}
+    assert rs.options == {**core, "opening_tickets": 3}
+    assert {s.name for s in rs.option_specs} == {*core, "opening_tickets"}
+    chosen = Ruleset.build("usa", {"opening_tickets": 4}).options
+    assert chosen == {**core, "opening_tickets": 4}
 
 
 def test_unknown_option():

@@ -13,6 +13,7 @@ import pytest
 
 from ttr_core import Ruleset
 from ttr_core.cli import main
+from ttr_core.core_plugin import CORE_OPTIONS
 from ttr_core.edition import describe_editions, find_edition
 from ttr_core.graph import components
 from ttr_core.mapdata import load_map_data, unstructure_map
@@ -40,8 +41,8 @@ def test_edition_is_registered_with_its_aliases() -> None:
 
 
 def test_edition_has_no_options(europe: Ruleset) -> None:
-    """Europe declares no options."""
-    assert europe.options == {}
+    """Europe declares no options of its own (only the core's, which every edition has)."""
+    assert set(europe.options) == set(CORE_OPTIONS)
 
 
 def test_eu_1_players_trains_and_stations(europe: Ruleset) -> None:

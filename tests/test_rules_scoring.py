@@ -8,10 +8,22 @@ import json
 from importlib.resources import files
 
 import pytest
-from helpers import cards, fixture_ruleset, position, score, started, step, track_id, with_player
+from helpers import (
+    FixtureEdition,
+    cards,
+    fixture_ruleset,
+    map_dict,
+    position,
+    score,
+    started,
+    step,
+    track_id,
+    with_player,
+)
 
-from ttr_core import ClaimRoute, MapDataError, load_map_data
+from ttr_core import ClaimRoute, MapDataError, Ruleset, load_map_data
 from ttr_core.graph import longest_trail
+from ttr_core.mapdata import structure_map
 from ttr_core.scoring import PlayerPosition, Position, score_position
 
 PATH_ROUTES = (
@@ -131,6 +143,17 @@ def test_path_5_player_without_routes_gets_nothing(paths):
     """PATH-5: a path of length 0 never shares the bonus."""
     sheet = score(paths, {"Red": (["N-O"], []), "Blue": ([], [])})
     assert [p.bonuses["longest_path"] for p in sheet.players] == [10, 0]
+
+
+def test_path_5_option_awards_the_bonus_at_zero():
+    """PATH-5: the ``longest_path_at_zero`` option gives everyone the bonus when nobody
+    claimed a route; it changes nothing once someone has a path."""
+    data = structure_map(map_dict(PATH_ROUTES, PATH_TICKETS))
+    rs = Ruleset(FixtureEdition(data), {"longest_path_at_zero": True})
+    empty = score(rs, {"Red": ([], []), "Blue": ([], [])})
+    assert [p.bonuses["longest_path"] for p in empty.players] == [10, 10]
+    some = score(rs, {"Red": (["N-O"], []), "Blue": ([], [])})
+    assert [p.bonuses["longest_path"] for p in some.players] == [10, 0]
 
 
 def test_path_6_usa_awards_a_longest_path_bonus(usa):
@@ -364,3 +387,17 @@ def test_tie_5_shared_victory():
     done = score(rs, {"Red": (["E-F"], ["E-F"]), "Blue": (["A-B", "G-H", "K-L"], ["A-B"])})
     assert [p.total for p in done.players] == [2 + 14, 4 + 2 + 1 + 4]
     assert done.winners == (0,)
+
+
+def test_tie_6_auxiliary_score_option():
+    """TIE-6: with ``tie_break="auxiliary"`` ties go by 1000 per completed ticket + 100 per
+    unbuilt station + the longest path, so a longer path separates a tie the rules leave
+    shared."""
+    data = structure_map(map_dict(TIE_ROUTES, TIE_TICKETS, longest_path_bonus=None))
+    holdings = {"Red": (["A-B"], []), "Blue": (["E-F", "I-J", "K-L"], [])}
+    rules = score(Ruleset(FixtureEdition(data)), holdings)
+    assert [p.total for p in rules.players] == [4, 4]
+    assert rules.winners == (0, 1)
+    auxiliary = score(Ruleset(FixtureEdition(data), {"tie_break": "auxiliary"}), holdings)
+    assert [p.longest_path for p in auxiliary.players] == [3, 2]
+    assert auxiliary.winners == (0,)

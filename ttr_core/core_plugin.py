@@ -9,9 +9,35 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ttr_core.edition import OptionSpec
 from ttr_core.hookspecs import hookimpl
 from ttr_core.mapdata import MapData, Parameters, Ticket
 from ttr_core.scoring import PlayerNetwork, ScoringContext, TicketResult
+
+CORE_OPTIONS = ("longest_path_at_zero", "tie_break")
+"""Names of the options every edition offers through the core."""
+
+
+@hookimpl(trylast=True)
+def ttr_options() -> Sequence[OptionSpec]:
+    """Options of the shared mechanics, offered by every edition."""
+    return (
+        OptionSpec(
+            name="longest_path_at_zero",
+            default=False,
+            choices=(False, True),
+            doc="Award the longest-path bonus even when the longest path is 0, i.e. to "
+            "everyone when nobody claimed a route (rule PATH-5).",
+        ),
+        OptionSpec(
+            name="tie_break",
+            default="rules",
+            choices=("rules", "auxiliary"),
+            doc="Break ties on points by the edition's rules, or by an auxiliary score of "
+            "1000 per completed ticket + 100 per unbuilt station + the longest path "
+            "(rule TIE-6).",
+        ),
+    )
 
 
 @hookimpl(trylast=True)
@@ -44,8 +70,9 @@ def ttr_final_bonuses(context: ScoringContext) -> Mapping[str, Sequence[int]]:
     if p.longest_path_bonus:
         lengths = context.longest_paths
         top = max(lengths, default=0)
+        at_zero = bool(rs.options.get("longest_path_at_zero", False))
         out[p.longest_path_bonus_name] = [
-            p.longest_path_bonus if top > 0 and n == top else 0 for n in lengths
+            p.longest_path_bonus if (top > 0 or at_zero) and n == top else 0 for n in lengths
         ]
     if p.stations and p.unbuilt_station_points:
         out["unbuilt_stations"] = [

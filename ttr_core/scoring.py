@@ -230,11 +230,21 @@ def _tie_value(rs: Ruleset, key: str, score: PlayerScore) -> int:
 
 
 def winners(rs: Ruleset, scores: Sequence[PlayerScore]) -> tuple[int, ...]:
-    """Seats with the highest total after the edition's tie-breakers (rules TIE-1 to TIE-5)."""
+    """Seats with the highest total after the tie-breakers (rules TIE-1 to TIE-6)."""
     if not scores:
         return ()
     top = max(s.total for s in scores)
     alive = [i for i, s in enumerate(scores) if s.total == top]
+    if rs.options.get("tie_break") == "auxiliary":
+        unbuilt = rs.params.stations
+        aux = {
+            i: 1000 * scores[i].tickets_completed
+            + 100 * (unbuilt - scores[i].stations_built)
+            + scores[i].longest_path
+            for i in alive
+        }
+        best = max(aux.values())
+        return tuple(i for i in alive if aux[i] == best)
     for key in rs.params.tie_breakers:
         if len(alive) <= 1:
             break

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, get_args, get_origin
 
 import cattrs
+from cattrs.errors import IterableValidationError, IterableValidationNote
 
 
 def _strict_int(value: Any, _: Any) -> int:
@@ -49,10 +50,10 @@ def strict_converter() -> cattrs.Converter:
     conv.register_structure_hook(str, _strict_str)
     conv.register_structure_hook(bool, _strict_bool)
 
-    # cattrs' own handlers report the index or key of a bad element; keep them and
-    # only refuse containers of the wrong JSON type first.
+    # cattrs' tuple handler (generic over the element type) reports the index of a bad
+    # element; keep it and only refuse containers of the wrong JSON type first. Mappings
+    # are structured here, with the key of a bad value noted the way cattrs does.
     default_tuple = conv.get_structure_hook(tuple[int, ...])
-    default_dict = conv.get_structure_hook(dict[str, int])
 
     def tuple_hook(value: Any, t: Any) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple):
@@ -66,7 +67,20 @@ def strict_converter() -> cattrs.Converter:
     def mapping_hook(value: Any, t: Any) -> dict[Any, Any]:
         if not isinstance(value, dict):
             raise ValueError(f"expected an object, got {value!r}")
-        out: dict[Any, Any] = default_dict(value, t)
+        key_type, value_type = get_args(t) or (Any, Any)
+        out: dict[Any, Any] = {}
+        errors: list[Exception] = []
+        for k, v in value.items():
+            try:
+                out[conv.structure(k, key_type)] = conv.structure(v, value_type)
+            except Exception as exc:
+                note = IterableValidationNote(
+                    f"Structuring mapping value @ key {k!r}", k, value_type
+                )
+                exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+                errors.append(exc)
+        if errors:
+            raise IterableValidationError(f"While structuring {t!r}", errors, t)
         return out
 
     conv.register_structure_hook_func(_is_tuple, tuple_hook)
