@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ttr_core.edition import installed_editions
-from ttr_core.testing.golden import GAMES, golden_name, write_golden
+from ttr_core.testing.golden import golden_games, golden_name, write_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
@@ -44,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     changed = write_golden(GOLDEN_DIR, editions)
     for path in changed:
         print(f"wrote tests/golden/{path.name}")
-    total = len(editions) * len(GAMES)
+    total = sum(len(golden_games(e)) for e in editions)
     print(f"{len(changed)} of {total} golden games changed ({', '.join(editions)})")
-    known = {golden_name(e, p, s) for e in editions for p, s in GAMES}
+    known = {golden_name(e, p, s) for e in editions for p, s in golden_games(e)}
     for path in sorted(GOLDEN_DIR.glob("*.json")):
         if path.name not in known:
             print(f"note: {path.name} belongs to no installed built-in edition", file=sys.stderr)

@@ -24,7 +24,9 @@ from ttr_core import IllegalActionError, TtrError
 from ttr_core.actions import (
     Action,
     BuildStation,
+    ChooseCard,
     ClaimRoute,
+    ClaimWithGroups,
     DrawBlind,
     DrawTickets,
     KeepTickets,
@@ -63,6 +65,8 @@ def phases_of(rs: Ruleset) -> set[Phase]:
     out = set(Phase)
     if not rs.has_tunnels:
         out.discard(Phase.TUNNEL)
+    if not rs.has_groups:
+        out.discard(Phase.CHOOSE_CARDS)
     return out
 
 
@@ -212,6 +216,10 @@ def grid(rs: Ruleset, state: GameState) -> Iterator[Action]:
                 counts[LOCO] = locos
                 yield PayTunnel(cards=tuple(counts))
     yield PayTunnel(cards=(1,) * (NUM_KINDS + 1))
+    for route in (*rs.route_ids, max(rs.route_ids) + 1, -1):
+        for groups in (-1, 0, 1, 2, 3, 9, 10):
+            yield ClaimWithGroups(route=route, groups=groups)
+    yield from (ChooseCard(card=k) for k in (-1, *range(NUM_KINDS), NUM_KINDS))
 
 
 def grid_cases() -> list[tuple[str, Phase]]:

@@ -16,7 +16,9 @@ from __future__ import annotations
 from ttr_core.actions import (
     Action,
     BuildStation,
+    ChooseCard,
     ClaimRoute,
+    ClaimWithGroups,
     DrawBlind,
     DrawTickets,
     KeepTickets,
@@ -47,6 +49,7 @@ from ttr_core.errors import (
     UnknownEditionError,
 )
 from ttr_core.game import Game, GameRecord
+from ttr_core.groups import claim_actions
 from ttr_core.hookspecs import hookimpl
 from ttr_core.legal import LegalActions, legal_actions
 from ttr_core.mapdata import MapData, Parameters, load_map_data
@@ -70,7 +73,9 @@ __all__ = [
     "Action",
     "BotError",
     "BuildStation",
+    "ChooseCard",
     "ClaimRoute",
+    "ClaimWithGroups",
     "DrawBlind",
     "DrawTickets",
     "EditionInfo",
@@ -102,6 +107,7 @@ __all__ = [
     "WithdrawTunnel",
     "__version__",
     "apply",
+    "claim_actions",
     "find_edition",
     "hookimpl",
     "installed_editions",

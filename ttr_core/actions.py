@@ -62,6 +62,32 @@ class ClaimRoute(Action):
 
 
 @frozen
+class ClaimWithGroups(Action):
+    """Claim a track paying partly with groups of any cards; the cards are chosen next.
+
+    ``groups`` is how many groups of any cards the payment holds (at least 1). The
+    player then names the cards one at a time with :class:`ChooseCard`, and the claim
+    completes with the last one. Payments without groups use :class:`ClaimRoute`.
+    """
+
+    tag: ClassVar[str] = "claim_with_groups"
+    route: int
+    groups: int
+
+
+@frozen
+class ChooseCard(Action):
+    """Add one card of this kind to the payment being chosen.
+
+    Cards are named in card order (colours by number, then locomotives), so every
+    payment is reached by exactly one sequence of choices.
+    """
+
+    tag: ClassVar[str] = "choose_card"
+    card: int = field(metadata=CARD)
+
+
+@frozen
 class PayTunnel(Action):
     """Pay the extra cards a tunnel reveal demanded, completing the claim."""
 
@@ -98,6 +124,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     DrawTickets,
     KeepTickets,
     ClaimRoute,
+    ClaimWithGroups,
+    ChooseCard,
     PayTunnel,
     WithdrawTunnel,
     BuildStation,

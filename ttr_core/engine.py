@@ -16,11 +16,13 @@ from typing import Any, Protocol
 from attrs import evolve
 
 from ttr_core import events as ev
-from ttr_core import rng
+from ttr_core import groups, rng
 from ttr_core.actions import (
     Action,
     BuildStation,
+    ChooseCard,
     ClaimRoute,
+    ClaimWithGroups,
     DrawBlind,
     DrawTickets,
     KeepTickets,
@@ -33,7 +35,7 @@ from ttr_core.cards import CARD_NAMES, EMPTY, LOCO, NUM_KINDS, describe
 from ttr_core.errors import IllegalActionError, SetupError
 from ttr_core.payments import is_counts, payment_error, station_payment_error
 from ttr_core.ruleset import Ruleset
-from ttr_core.state import GameState, Phase, PlayerState, TunnelAttempt
+from ttr_core.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 
 
 class Chance(Protocol):
@@ -601,21 +603,14 @@ def _keep(
     )
 
 
-def _claim(
-    rs: Ruleset,
-    state: GameState,
-    action: ClaimRoute,
-    sink: list[ev.Event] | None,
-    chance: Chance | None,
-) -> GameState:
-    route, cards = action.route, action.cards
+def _claimable(rs: Ruleset, state: GameState, route: object) -> int:
+    """The index of track ``route`` if the current player may claim it now; else raise."""
     if state.phase is not Phase.TURN:
         raise _illegal("TURN-1", "a route can only be claimed as the turn's action")
     r = rs.route_index.get(route, -1) if type(route) is int else -1
     if r < 0:
         raise _illegal("CLAIM-1", f"there is no track with id {route!r}")
     p = state.current
-    player = state.players[p]
     if state.owners[r] >= 0:
         raise _illegal("CLAIM-8", f"{rs.route_name(r)} is already claimed")
     twin = rs.route_twin[r]
@@ -627,20 +622,135 @@ def _claim(
             f"{rs.route_name(r)} is closed: its parallel track is claimed and fewer than "
             f"{rs.double_open_min} players are playing",
         )
-    if player.trains < rs.route_len[r]:
+    trains = state.players[p].trains
+    if trains < rs.route_len[r]:
         raise _illegal(
             "CLAIM-7",
-            f"{rs.route_name(r)} needs {rs.route_len[r]} trains, you have {player.trains}",
+            f"{rs.route_name(r)} needs {rs.route_len[r]} trains, you have {trains}",
         )
+    return r
+
+
+def _claim(
+    rs: Ruleset,
+    state: GameState,
+    action: ClaimRoute,
+    sink: list[ev.Event] | None,
+    chance: Chance | None,
+) -> GameState:
+    cards = action.cards
+    r = _claimable(rs, state, action.route)
     why = payment_error(rs, r, cards)
     if why is not None:
+        shape = groups.route_shape(rs, r)
+        if shape[3] and is_counts(cards) and groups.fits(shape, cards) > 0:
+            raise _illegal(
+                "GROUP-2",
+                "this payment holds groups of any cards: claim with ClaimWithGroups, "
+                "then choose the cards",
+            )
         raise _illegal(*why)
-    if min(map(sub, player.hand, cards)) < 0:
+    if min(map(sub, state.players[state.current].hand, cards)) < 0:
         raise _illegal("CLAIM-1", f"you do not hold {describe(cards)}")
     ctx = _Ctx(rs, state, sink, chance)
     if rs.route_tunnel[r]:
         return _reveal_tunnel(rs, state, ctx, r, cards, sink)
     return _complete_claim(rs, state, ctx, r, cards, (), sink)
+
+
+def _choosing(state: GameState, choice: CardChoice) -> GameState:
+    """The state while the cards of ``choice`` are being chosen (nothing else changes)."""
+    return GameState(
+        Phase.CHOOSE_CARDS,
+        state.current,
+        state.players,
+        state.deck,
+        state.deck_pos,
+        state.discard,
+        state.display,
+        state.ticket_deck,
+        state.pending_tickets,
+        state.owners,
+        state.free,
+        state.start_player,
+        state.final_trigger,
+        state.passes,
+        state.turn,
+        state.rng,
+        None,
+        state.station_owners,
+        state.offers,
+        state.ended_by,
+        choice,
+    )
+
+
+def _claim_with_groups(
+    rs: Ruleset,
+    state: GameState,
+    action: ClaimWithGroups,
+    sink: list[ev.Event] | None,
+    chance: Chance | None,
+) -> GameState:
+    r = _claimable(rs, state, action.route)
+    shape = groups.route_shape(rs, r)
+    if not shape[3]:
+        raise _illegal("GROUP-1", f"{rs.route_name(r)} cannot be paid with groups of any cards")
+    n = action.groups
+    if type(n) is not int or not 1 <= n <= groups.max_groups(shape):
+        raise _illegal(
+            "GROUP-1",
+            f"a payment for {rs.route_name(r)} holds 1 to {groups.max_groups(shape)} groups, "
+            f"not {n!r}",
+        )
+    hand = state.players[state.current].hand
+    if not groups.can_complete(shape, n, EMPTY, 0, hand):
+        raise _illegal(
+            "GROUP-2", f"your hand cannot pay for {rs.route_name(r)} with {n} groups of any cards"
+        )
+    size = groups.payment_size(shape, n)
+    if sink is not None:
+        sink.append(
+            ev.GroupClaimStarted(player=state.current, route=rs.route_ids[r], groups=n, size=size)
+        )
+    return _choosing(state, CardChoice(r, n, size, EMPTY))
+
+
+def _choose_card(
+    rs: Ruleset,
+    state: GameState,
+    action: ChooseCard,
+    sink: list[ev.Event] | None,
+    chance: Chance | None,
+) -> GameState:
+    c = state.choice
+    if state.phase is not Phase.CHOOSE_CARDS or c is None:
+        raise _illegal("GROUP-3", "no payment is being chosen")
+    card = action.card
+    if type(card) is not int or not 0 <= card < NUM_KINDS:
+        raise _illegal("GROUP-3", f"there is no card kind {card!r}")
+    chosen = c.chosen
+    if any(chosen[k] for k in range(card + 1, NUM_KINDS)):
+        raise _illegal("GROUP-3", "cards are chosen in card order: colours, then locomotives")
+    hand = state.players[state.current].hand
+    if chosen[card] >= hand[card]:
+        raise _illegal("GROUP-3", f"you hold no further {CARD_NAMES[card]} card")
+    grown = list(chosen)
+    grown[card] += 1
+    shape = groups.route_shape(rs, c.route)
+    if not groups.can_complete(shape, c.groups, grown, card, hand):
+        raise _illegal(
+            "GROUP-3",
+            f"with another {CARD_NAMES[card]} card the payment for "
+            f"{rs.route_name(c.route)} can no longer be completed",
+        )
+    if sink is not None:
+        sink.append(ev.CardChosen(player=state.current, card=card))
+    total = tuple(grown)
+    if sum(total) < c.size:
+        return _choosing(state, CardChoice(c.route, c.groups, c.size, total))
+    ctx = _Ctx(rs, state, sink, chance)
+    return _complete_claim(rs, state, ctx, c.route, total, (), sink)
 
 
 def _complete_claim(
@@ -850,6 +960,8 @@ _HANDLERS: dict[type[Action], _Handler] = {
     TakeFaceUp: _take_face_up,
     DrawBlind: _draw_blind,
     ClaimRoute: _claim,
+    ClaimWithGroups: _claim_with_groups,
+    ChooseCard: _choose_card,
     KeepTickets: _keep,
     DrawTickets: _draw_tickets,
     PayTunnel: _pay_tunnel,

@@ -133,6 +133,27 @@ class RouteClaimed(Event):
 
 
 @frozen
+class GroupClaimStarted(Event):
+    """A player began a claim paid partly with groups of any cards (cards chosen next)."""
+
+    tag: ClassVar[str] = "group_claim_started"
+    player: int
+    route: int
+    groups: int
+    size: int
+    """How many cards the payment will hold."""
+
+
+@frozen
+class CardChosen(Event):
+    """A player laid down one more card of a payment being chosen."""
+
+    tag: ClassVar[str] = "card_chosen"
+    player: int
+    card: int = field(metadata=CARD)
+
+
+@frozen
 class TunnelRevealed(Event):
     """A tunnel claim turned over cards; ``extra`` more cards are demanded."""
 
@@ -199,6 +220,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TicketsDealt,
     TicketsKept,
     RouteClaimed,
+    GroupClaimStarted,
+    CardChosen,
     TunnelRevealed,
     TunnelWithdrawn,
     StationBuilt,

@@ -8,7 +8,9 @@ distinct multisets of cards) and every listed action applies without error.
 
 Listing order (stable): face-up cards by card number, the blind draw, drawing tickets,
 claims (route classes in map order, tracks in map order, payments as in
-:mod:`ttr_core.payments`), stations (cities in map order, then payments), pass.
+:mod:`ttr_core.payments`), claims paid with groups of any cards (route classes, tracks,
+then the number of groups), stations (cities in map order, then payments), pass. While
+a payment with groups is being chosen, the cards that may come next, in card order.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from typing import overload
 from ttr_core.actions import (
     Action,
     BuildStation,
+    ChooseCard,
     ClaimRoute,
+    ClaimWithGroups,
     DrawBlind,
     DrawTickets,
     KeepTickets,
@@ -31,6 +35,7 @@ from ttr_core.actions import (
     WithdrawTunnel,
 )
 from ttr_core.cards import LOCO, NUM_KINDS
+from ttr_core.groups import choosable, class_group_options
 from ttr_core.payments import (
     all_class_payment_counts,
     class_payment,
@@ -46,6 +51,7 @@ _BLIND = DrawBlind()
 _TICKETS = DrawTickets()
 _PASS = Pass()
 _WITHDRAW = WithdrawTunnel()
+_CHOOSE = tuple(ChooseCard(card=k) for k in range(NUM_KINDS))
 _CACHE_LIMIT = 200_000
 
 
@@ -85,6 +91,10 @@ class LegalActions(Sequence[Action]):
     _station_pay: Sequence[tuple[int, ...]] = ()
     _list: Sequence[Action] = ()
     _pass = False
+    _group_claims = 0
+    _group_classes: tuple[int, ...] = ()
+    _group_options: tuple[tuple[int, ...], ...] = ()
+    _group_sizes: tuple[int, ...] = ()
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
@@ -105,6 +115,9 @@ class LegalActions(Sequence[Action]):
             self._n = len(self._list)
         elif phase is Phase.TUNNEL:
             self._list = self._tunnel_options(state)
+            self._n = len(self._list)
+        elif phase is Phase.CHOOSE_CARDS:
+            self._list = self._card_options(rs, state)
             self._n = len(self._list)
         else:
             self._n = 0
@@ -142,6 +155,8 @@ class LegalActions(Sequence[Action]):
         claims: int = sum(map(mul, sizes, counts))
         self._claims = claims
         n = len(faceup) + blind + tickets + claims
+        if rs.has_groups:
+            n += self._init_group_claims(rs, state, trains)
         if player.stations > 0:
             params = rs.params
             pay = station_payments(params.station_cost[params.stations - player.stations], hand)
@@ -155,6 +170,41 @@ class LegalActions(Sequence[Action]):
             self._pass = True
             n = 1
         return n
+
+    def _init_group_claims(self, rs: Ruleset, state: GameState, trains: int) -> int:
+        """Count the claims paid with groups of any cards (listed after the other claims)."""
+        hand = self._hand
+        skip = self._skip
+        kept_classes: list[int] = []
+        kept_options: list[tuple[int, ...]] = []
+        sizes: list[int] = []
+        total = 0
+        for k in rs.group_classes:
+            if rs.class_len[k] > trains:
+                continue
+            free = state.free[k]
+            size = len(free) - sum(1 for r in skip if r in free) if skip else len(free)
+            if not size:
+                continue
+            opts = class_group_options(rs, k, hand)
+            if opts:
+                kept_classes.append(k)
+                kept_options.append(opts)
+                sizes.append(size)
+                total += size * len(opts)
+        self._group_classes = tuple(kept_classes)
+        self._group_options = tuple(kept_options)
+        self._group_sizes = tuple(sizes)
+        self._group_claims = total
+        return total
+
+    @staticmethod
+    def _card_options(rs: Ruleset, state: GameState) -> list[Action]:
+        c = state.choice
+        assert c is not None
+        hand = state.players[state.current].hand
+        shape = rs.group_shapes[rs.class_of[c.route]]
+        return [_CHOOSE[k] for k in choosable(shape, c.groups, c.chosen, hand)]
 
     @staticmethod
     def _keep_options(rs: Ruleset, state: GameState) -> list[Action]:
@@ -235,6 +285,9 @@ class LegalActions(Sequence[Action]):
         if i < self._claims:
             return self._claim_at(i)
         i -= self._claims
+        if i < self._group_claims:
+            return self._group_claim_at(i)
+        i -= self._group_claims
         stations = len(self._station_cities) * len(self._station_pay)
         if i < stations:
             per = len(self._station_pay)
@@ -266,6 +319,19 @@ class LegalActions(Sequence[Action]):
                 pick -= 1
         raise IndexError("claim index out of range")
 
+    def _group_claim_at(self, i: int) -> ClaimWithGroups:
+        for k, opts, size in zip(
+            self._group_classes, self._group_options, self._group_sizes, strict=True
+        ):
+            n = size * len(opts)
+            if i >= n:
+                i -= n
+                continue
+            pick, j = divmod(i, len(opts))
+            routes = [r for r in self.state.free[k] if r not in self._skip]
+            return ClaimWithGroups(route=self.rs.route_ids[routes[pick]], groups=opts[j])
+        raise IndexError("claim index out of range")
+
     def __iter__(self) -> Iterator[Action]:
         for i in range(self._n):
             yield self[i]
@@ -283,6 +349,10 @@ class LegalActions(Sequence[Action]):
             return self._pass
         if isinstance(action, ClaimRoute):
             return self._claim_ok(action)
+        if isinstance(action, ClaimWithGroups):
+            return self._group_claim_ok(action)
+        if isinstance(action, ChooseCard):
+            return type(action.card) is int and action in self._list
         if isinstance(action, BuildStation):
             if type(action.city) is not str or not is_counts(action.cards):
                 return False
@@ -315,6 +385,18 @@ class LegalActions(Sequence[Action]):
             return False
         hand = self._hand
         return all(cards[x] <= hand[x] for x in range(NUM_KINDS))
+
+    def _group_claim_ok(self, action: ClaimWithGroups) -> bool:
+        rs = self.rs
+        if type(action.route) is not int or type(action.groups) is not int:
+            return False
+        r = rs.route_index.get(action.route, -1)
+        if r < 0:
+            return False
+        k = rs.class_of[r]
+        if k not in self._group_classes or r in self._skip or r not in self.state.free[k]:
+            return False
+        return action.groups in self._group_options[self._group_classes.index(k)]
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._n} actions>"

@@ -59,6 +59,12 @@ class Track:
     """Number of locomotive symbols printed on the track (0 = not a ferry)."""
     parallel: int | None = None
     """The id of the other track of a double route, if any."""
+    card_groups: int = 0
+    """Any this many cards may replace one missing card of the chosen colour (0 = never).
+
+    Nordic Countries' Murmansk-Lieksa declares 4. Locomotives then count only inside
+    such groups unless the edition allows them on the track anyway.
+    """
 
 
 @frozen
@@ -115,6 +121,10 @@ class Parameters:
     face_up_locomotive: Literal["whole_draw", "ordinary"] = "whole_draw"
     locomotives: Literal["anywhere", "tunnels", "tunnels_and_ferries"] = "anywhere"
     tunnel_reveal: int = 3
+    ferry_groups: int = 0
+    """Any this many cards may stand in for one locomotive owed on a ferry (0 = never)."""
+    ferry_group_stacking: bool = True
+    """Whether such a group may also cover a space of the ferry's colour."""
     longest_path_bonus: int | None = 10
     longest_path_bonus_name: str = "longest_path"
     tie_breakers: tuple[str, ...] = ("completed_tickets", "longest_path_bonus")
@@ -135,9 +145,25 @@ class MapData:
     """Where the map facts come from (free text)."""
 
     def digest(self) -> str:
-        """A stable SHA-256 of the data, recorded in saved games to detect map changes."""
-        text = json.dumps(unstructure_map(self), sort_keys=True, ensure_ascii=False)
+        """A stable SHA-256 of the data, recorded in saved games to detect map changes.
+
+        Fields added to the format later are left out while they hold their defaults,
+        so records saved before they existed still replay.
+        """
+        raw = unstructure_map(self)
+        for key, default in _LATER_PARAMETERS.items():
+            if raw["parameters"].get(key) == default:
+                del raw["parameters"][key]
+        for track in raw["routes"]:
+            for key, default in _LATER_TRACK_FIELDS.items():
+                if track.get(key) == default:
+                    del track[key]
+        text = json.dumps(raw, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_LATER_PARAMETERS: dict[str, object] = {"ferry_groups": 0, "ferry_group_stacking": True}
+_LATER_TRACK_FIELDS: dict[str, object] = {"card_groups": 0}
 
 
 def _points_table(value: Any, _: Any) -> Mapping[int, int]:
@@ -237,6 +263,11 @@ def validate_map(data: MapData) -> None:
             )
         if not 0 <= t.ferry <= t.length:
             errors.append(f"{where}.ferry: must be between 0 and the length {t.length}")
+        if t.card_groups:
+            if t.card_groups < 2:
+                errors.append(f"{where}.card_groups: a group has at least 2 cards (0 = none)")
+            elif t.tunnel or t.ferry:
+                errors.append(f"{where}.card_groups: not allowed on a tunnel or a ferry")
     by_id = {t.id: t for t in data.routes}
     pair_tracks: Counter[frozenset[str]] = Counter(frozenset(t.cities) for t in data.routes)
     for i, t in enumerate(data.routes):
@@ -300,6 +331,8 @@ def validate_map(data: MapData) -> None:
         errors.append("$.parameters.players: expected [min, max] with 1 <= min <= max")
     if p.stations and len(p.station_cost) != p.stations:
         errors.append("$.parameters.station_cost: needs one cost per station")
+    if p.ferry_groups and p.ferry_groups < 2:
+        errors.append("$.parameters.ferry_groups: a group has at least 2 cards (0 = none)")
     if p.opening_tickets.keep > p.opening_tickets.deal:
         errors.append("$.parameters.opening_tickets.keep: cannot exceed deal")
     if not 1 <= p.ticket_draw.keep <= p.ticket_draw.deal:

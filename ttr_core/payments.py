@@ -59,7 +59,7 @@ def payment_error(rs: Ruleset, r: int, cards: tuple[int, ...]) -> tuple[str, str
 
 
 def _class_shape(rs: Ruleset, k: int) -> tuple[int, int, int, bool]:
-    color, length, ferry, _tunnel, locos_ok = rs.class_keys[k]
+    color, length, ferry, _tunnel, locos_ok, _group, _cover = rs.class_keys[k]
     return color, length, ferry, locos_ok
 
 

@@ -151,8 +151,16 @@ class Ruleset:
             or (p.locomotives == "tunnels_and_ferries" and (t.tunnel or t.ferry > 0))
             for t in routes
         )
+        # Groups of any cards (ferries of some editions, tracks declaring card_groups).
+        self.route_group: tuple[int, ...] = tuple(
+            t.card_groups or (p.ferry_groups if t.ferry and not t.tunnel else 0) for t in routes
+        )
+        self.route_group_covers_color: tuple[bool, ...] = tuple(
+            bool(t.card_groups) or p.ferry_group_stacking for t in routes
+        )
+        self.has_groups = any(self.route_group)
         # Route classes: tracks that accept exactly the same payments.
-        keys: dict[tuple[int, int, int, bool, bool], int] = {}
+        keys: dict[tuple[int, int, int, bool, bool, int, bool], int] = {}
         class_of: list[int] = []
         for r in range(len(routes)):
             key = (
@@ -161,17 +169,26 @@ class Ruleset:
                 self.route_ferry[r],
                 self.route_tunnel[r],
                 self.route_locos_ok[r],
+                self.route_group[r],
+                self.route_group[r] > 0 and self.route_group_covers_color[r],
             )
             class_of.append(keys.setdefault(key, len(keys)))
         self.class_of: tuple[int, ...] = tuple(class_of)
-        self.class_keys: tuple[tuple[int, int, int, bool, bool], ...] = tuple(keys)
+        self.class_keys: tuple[tuple[int, int, int, bool, bool, int, bool], ...] = tuple(keys)
+        self.group_shapes: tuple[tuple[int, int, int, int, bool, bool], ...] = tuple(
+            (color, length, ferry, group, locos_ok, cover)
+            for color, length, ferry, _tunnel, locos_ok, group, cover in self.class_keys
+        )
+        self.group_classes: tuple[int, ...] = tuple(
+            k for k, shape in enumerate(self.group_shapes) if shape[3]
+        )
         self.class_routes: tuple[tuple[int, ...], ...] = tuple(
             tuple(r for r in range(len(routes)) if class_of[r] == k) for k in range(len(keys))
         )
         self.class_len: tuple[int, ...] = tuple(k[1] for k in self.class_keys)
         shapes: dict[tuple[int, int, bool], int] = {}
         shape_color: list[tuple[int, int]] = []
-        for color, length, ferry, _tunnel, locos_ok in self.class_keys:
+        for color, length, ferry, _tunnel, locos_ok, _group, _cover in self.class_keys:
             shape = shapes.setdefault((length, ferry, locos_ok), len(shapes))
             shape_color.append((shape, color))
         self.payment_shapes: tuple[tuple[int, int, bool], ...] = tuple(shapes)
@@ -209,6 +226,7 @@ class Ruleset:
         self.has_tunnels = any(self.route_tunnel)
         self.payment_count_cache: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.face_up_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.group_option_cache: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.clamp_table = bytes(min(i, self.max_route_length) for i in range(256))
 
     def route_name(self, r: int) -> str:

@@ -27,6 +27,8 @@ class Phase(IntEnum):
     """Pay the tunnel's extra cards, or withdraw."""
     GAME_OVER = 5
     """The game has ended."""
+    CHOOSE_CARDS = 6
+    """Choose, one card at a time, the cards of a claim paid partly with card groups."""
 
 
 @frozen
@@ -63,6 +65,23 @@ class TunnelAttempt:
     """How many extra cards the reveal demands."""
     color: int
     """The card that the extra cards must match (a colour, or the locomotive)."""
+
+
+@frozen
+class CardChoice:
+    """A claim paid partly with groups of any cards, whose cards are being chosen.
+
+    The cards chosen so far stay in the player's hand until the last one is chosen and
+    the claim completes.
+    """
+
+    route: int
+    groups: int
+    """How many groups of any cards the payment holds."""
+    size: int
+    """How many cards the payment holds in all."""
+    chosen: tuple[int, ...]
+    """Nine card counts: the cards chosen so far."""
 
 
 @frozen
@@ -104,6 +123,8 @@ class GameState:
     """Per seat, the opening tickets dealt and not yet chosen from (empty once chosen)."""
     ended_by: str = ""
     """Why the game ended: ``"final_round"`` or ``"deadlock"``; empty while running."""
+    choice: CardChoice | None = None
+    """The claim whose cards are being chosen (phase ``CHOOSE_CARDS``), or None."""
 
     @property
     def deck_size(self) -> int:

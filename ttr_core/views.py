@@ -43,6 +43,19 @@ class TunnelView:
 
 
 @frozen
+class CardChoiceView:
+    """A claim paid with groups of any cards whose cards are being chosen, all public."""
+
+    route: int
+    """Track id."""
+    groups: int
+    size: int
+    """How many cards the payment will hold."""
+    chosen: tuple[int, ...]
+    """Nine counts of the cards laid down so far."""
+
+
+@frozen
 class PlayerView:
     """The game as seat ``seat`` sees it."""
 
@@ -67,6 +80,7 @@ class PlayerView:
     final_trigger: int
     turn: int
     tunnel: TunnelView | None
+    choice: CardChoiceView | None = None
 
 
 def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
@@ -75,6 +89,7 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
         raise SetupError(f"no seat {seat} in a {len(state.players)}-player game")
     me = state.players[seat]
     t = state.tunnel
+    c = state.choice
     return PlayerView(
         edition=rs.id,
         seat=seat,
@@ -106,6 +121,11 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
         if t is None
         else TunnelView(
             route=rs.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
+        ),
+        choice=None
+        if c is None
+        else CardChoiceView(
+            route=rs.route_ids[c.route], groups=c.groups, size=c.size, chosen=c.chosen
         ),
     )
 

@@ -28,7 +28,9 @@ from attrs import frozen
 
 from ttr_core.actions import (
     Action,
+    ChooseCard,
     ClaimRoute,
+    ClaimWithGroups,
     DrawBlind,
     DrawTickets,
     KeepTickets,
@@ -48,6 +50,13 @@ UNUSABLE = -1
 """Track cost of a track the bot cannot use."""
 
 _ALL_COLORS = tuple(range(LOCO))
+
+
+def _locomotive_cost(action: ClaimRoute | ClaimWithGroups) -> int:
+    """How dear a claim is in locomotives; a group of any cards counts as dearer than one."""
+    if isinstance(action, ClaimRoute):
+        return action.cards[LOCO]
+    return NUM_KINDS + action.groups
 
 
 @frozen
@@ -218,6 +227,8 @@ class GreedyBot(BaseBot):
             return self._keep(view, legal)
         if phase is Phase.TUNNEL:
             return self._tunnel(legal)
+        if phase is Phase.CHOOSE_CARDS:
+            return self._choose_card(view, legal)
         board = Board(self.ruleset, view)
         plan, goals = self._plan(board, view)
         if phase is Phase.SECOND_CARD:
@@ -335,15 +346,29 @@ class GreedyBot(BaseBot):
             return min(pays, key=lambda a: a.cards[LOCO])
         return WithdrawTunnel() if WithdrawTunnel() in legal else legal[0]
 
+    def _choose_card(self, view: PlayerView, legal: LegalActions) -> Action:
+        """Fill card groups with the colour held most, keeping locomotives for last."""
+        kinds = [a.card for a in legal if isinstance(a, ChooseCard)]
+        if not kinds:
+            return legal[0]
+        spare = view.hand
+        if view.choice is not None:
+            spare = tuple(h - c for h, c in zip(view.hand, view.choice.chosen, strict=True))
+        colours = [k for k in kinds if k != LOCO]
+        if colours:
+            return ChooseCard(card=max(colours, key=lambda k: (spare[k], -k)))
+        return ChooseCard(card=kinds[0])
+
     # -- claims ---------------------------------------------------------------------------
 
     def _payment(
         self, r: int, hand: tuple[int, ...], legal: LegalActions, reserved: Sequence[int]
-    ) -> ClaimRoute | None:
+    ) -> ClaimRoute | ClaimWithGroups | None:
         """The legal payment for track ``r`` that uses the fewest locomotives, or None.
 
         Among equal locomotive counts it prefers the colour with the most cards to spare
-        beyond ``reserved`` (per colour, what the plan's coloured tracks need).
+        beyond ``reserved`` (per colour, what the plan's coloured tracks need). Where
+        no plain payment is possible, a claim with the fewest groups of any cards.
         """
         rs = self.ruleset
         length = rs.route_len[r]
@@ -369,23 +394,28 @@ class GreedyBot(BaseBot):
             action = ClaimRoute(route=route, cards=cards_t)
             if action in legal:
                 return action
+        if rs.route_group[r]:
+            for groups in range(1, length + 1):
+                grouped = ClaimWithGroups(route=route, groups=groups)
+                if grouped in legal:
+                    return grouped
         return None
 
     def _best_claim(
         self, view: PlayerView, legal: LegalActions, edges: Sequence[Edge], plan: Sequence[Edge]
-    ) -> ClaimRoute | None:
+    ) -> ClaimRoute | ClaimWithGroups | None:
         """The longest track of ``edges`` that the bot can pay for, with its cheapest payment."""
         if not legal.count_without_pass():
             return None
         rs = self.ruleset
         reserved = self._demand(view.hand, plan, flexible=False)
-        best: tuple[tuple[int, int, int], ClaimRoute] | None = None
+        best: tuple[tuple[int, int, int], ClaimRoute | ClaimWithGroups] | None = None
         for edge in edges:
             for r in edge.tracks:
                 action = self._payment(r, view.hand, legal, reserved)
                 if action is None:
                     continue
-                key = (-rs.route_len[r], action.cards[LOCO], r)
+                key = (-rs.route_len[r], _locomotive_cost(action), r)
                 if best is None or key < best[0]:
                     best = (key, action)
         return None if best is None else best[1]
@@ -396,7 +426,7 @@ class GreedyBot(BaseBot):
         """On the final turn: the claim worth most now (route points and completed tickets)."""
         rs = self.ruleset
         zero = [0] * NUM_KINDS
-        best: tuple[tuple[int, int], ClaimRoute] | None = None
+        best: tuple[tuple[int, int], ClaimRoute | ClaimWithGroups] | None = None
         for r in range(len(board.cost)):
             if not board.free(r):
                 continue
@@ -404,7 +434,7 @@ class GreedyBot(BaseBot):
             if action is None:
                 continue
             gain = rs.route_points[r] + sum(2 * g.value for g in goals if board.completed(g, (r,)))
-            key = (-gain, action.cards[LOCO])
+            key = (-gain, _locomotive_cost(action))
             if best is None or key < best[0]:
                 best = (key, action)
         return None if best is None else best[1]

@@ -20,7 +20,14 @@ from ttr_core.testing.play import play_game, ruleset
 
 GOLDEN_FORMAT = 1
 GAMES: tuple[tuple[int, int], ...] = ((2, 1), (4, 2))
-"""The (players, seed) of the golden games of every edition."""
+"""The (players, seed) of the golden games of an edition for 2 to 4 players or more."""
+
+
+def golden_games(edition: str) -> tuple[tuple[int, int], ...]:
+    """The (players, seed) of the edition's golden games: :data:`GAMES`, with player
+    counts moved into the range the edition allows (Nordic Countries: 2 and 3)."""
+    lo, hi = ruleset(edition).params.players
+    return tuple((min(max(players, lo), hi), seed) for players, seed in GAMES)
 
 
 def golden_name(edition: str, players: int, seed: int) -> str:
@@ -99,7 +106,7 @@ def write_golden(directory: Path, editions: list[str]) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     changed = []
     for edition in editions:
-        for players, seed in GAMES:
+        for players, seed in golden_games(edition):
             path = directory / golden_name(edition, players, seed)
             text = dump_golden(golden_game(edition, players, seed))
             if not path.exists() or path.read_text(encoding="utf-8") != text:

@@ -63,6 +63,7 @@ VIEW_FIELDS = frozenset(
         "final_trigger",
         "turn",
         "tunnel",
+        "choice",
     }
 )
 """The fields of a :class:`~ttr_core.views.PlayerView` that were reviewed for secrets."""
@@ -224,6 +225,15 @@ def _check_phase(rs: Ruleset, state: GameState) -> None:
     phase = state.phase
     if (phase is Phase.TUNNEL) != (state.tunnel is not None):
         fail(f"phase: {phase.name} with tunnel attempt {state.tunnel!r}")
+    if (phase is Phase.CHOOSE_CARDS) != (state.choice is not None):
+        fail(f"phase: {phase.name} with card choice {state.choice!r}")
+    c = state.choice
+    if c is not None:
+        hand = state.players[state.current].hand
+        if any(c.chosen[k] > hand[k] for k in range(len(hand))):
+            fail(f"phase: chosen cards {c.chosen} are not all in the hand {hand}")
+        if not sum(c.chosen) < c.size:
+            fail(f"phase: {sum(c.chosen)} cards chosen for a payment of {c.size}")
     if phase is not Phase.KEEP_TICKETS and state.pending_tickets:
         fail(f"phase: drawn tickets are waiting in phase {phase.name}")
     if phase is Phase.KEEP_TICKETS and not state.pending_tickets:
@@ -405,6 +415,15 @@ def check_view(rs: Ruleset, state: GameState, seat: int, pick: Pick) -> PlayerVi
     for name, value in expected.items():
         if getattr(view, name) != value:
             fail(f"views: seat {seat} sees {name}={getattr(view, name)!r}, expected {value!r}")
+    c = state.choice
+    shown = view.choice
+    if (c is None) != (shown is None) or (
+        c is not None
+        and shown is not None
+        and (shown.route, shown.groups, shown.size, shown.chosen)
+        != (rs.route_ids[c.route], c.groups, c.size, c.chosen)
+    ):
+        fail(f"views: seat {seat} sees card choice {shown!r} for {c!r}")
     for i, (pub, p) in enumerate(zip(view.players, state.players, strict=True)):
         counts = (pub.seat, pub.hand_size, pub.trains, pub.tickets, pub.score, pub.stations)
         if counts != (i, sum(p.hand), p.trains, len(p.tickets), p.score, p.stations):

@@ -3,8 +3,9 @@
 :func:`arbitrary_action` makes one action of any kind, legal or not: face-up cards of
 every kind (and kinds that do not exist), blind draws, ticket draws and choices (subsets
 in any order, unknown and repeated ids), claims of any track id (unknown ones too) with
-near-miss, random and malformed payments, tunnel payments, stations in any city
-(unknown ones too) and passes; also listed actions, as they are or slightly altered.
+near-miss, random and malformed payments, claims paid with any number of card groups
+and card choices of any kind, tunnel payments, stations in any city (unknown ones too)
+and passes; also listed actions, as they are or slightly altered.
 Choices come from ``pick(n)``, which returns a number in ``range(n)``: a
 :class:`~ttr_core.testing.play.Chooser` for reproducible runs, or Hypothesis draws (see
 :mod:`ttr_core.testing.strategies`), which shrink towards the first option of each
@@ -18,7 +19,9 @@ from collections.abc import Callable, Sequence
 from ttr_core.actions import (
     Action,
     BuildStation,
+    ChooseCard,
     ClaimRoute,
+    ClaimWithGroups,
     DrawBlind,
     DrawTickets,
     KeepTickets,
@@ -130,6 +133,18 @@ def _claim(rs: Ruleset, state: GameState, pick: Pick) -> ClaimRoute:
     return ClaimRoute(route=route, cards=_any_payment(pick, 1 + pick(6), None, hand))
 
 
+def _group_claim(rs: Ruleset, state: GameState, pick: Pick) -> ClaimWithGroups:
+    if pick(8) < 7:
+        route = rs.route_ids[pick(len(rs.route_ids))]
+    else:
+        route = _one_of(pick, _unknown_ids(rs.route_ids))
+    return ClaimWithGroups(route=route, groups=pick(12) - 1)
+
+
+def _choose_card(pick: Pick) -> ChooseCard:
+    return ChooseCard(card=pick(NUM_KINDS + 2) - 1)
+
+
 def _pay_tunnel(rs: Ruleset, state: GameState, pick: Pick) -> PayTunnel:
     hand = state.players[state.current].hand
     t = state.tunnel
@@ -173,6 +188,10 @@ def _altered(rs: Ruleset, state: GameState, action: Action, pick: Pick) -> Actio
         if isinstance(action, BuildStation):
             return BuildStation(city=action.city, cards=tuple(counts))
         return PayTunnel(cards=tuple(counts))
+    if isinstance(action, ClaimWithGroups):
+        return ClaimWithGroups(route=action.route, groups=action.groups + (1 if how == 1 else -1))
+    if isinstance(action, ChooseCard):
+        return ChooseCard(card=(action.card + 1 + pick(NUM_KINDS - 1)) % NUM_KINDS)
     if isinstance(action, KeepTickets) and action.tickets:
         kept = list(action.tickets)
         del kept[pick(len(kept))]
@@ -183,7 +202,7 @@ def _altered(rs: Ruleset, state: GameState, action: Action, pick: Pick) -> Actio
 
 
 def _plain(rs: Ruleset, state: GameState, pick: Pick) -> Action:
-    kind = pick(12)
+    kind = pick(14)
     if kind == 0:
         return DrawBlind()
     if kind in (1, 2):
@@ -207,6 +226,10 @@ def _plain(rs: Ruleset, state: GameState, pick: Pick) -> Action:
         return WithdrawTunnel()
     if kind == 10:
         return _station(rs, state, pick)
+    if kind == 11:
+        return _group_claim(rs, state, pick)
+    if kind == 12:
+        return _choose_card(pick)
     return Pass()
 
 
