@@ -29,6 +29,13 @@ def register(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
+_LOCOMOTIVES = {
+    "anywhere": "wild on every track",
+    "tunnels": "wild on tunnels only",
+    "tunnels_and_ferries": "wild on tunnels and ferries only",
+}
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the summary (or the JSON map data) of the edition's map."""
     rs = Ruleset.build(args.edition, options_dict(args.options))
@@ -53,7 +60,11 @@ def run(args: argparse.Namespace) -> int:
     tunnels = sum(1 for t in data.routes if t.tunnel)
     ferries = sum(1 for t in data.routes if t.ferry)
     if tunnels or ferries:
-        summary.add_row("Tunnels, ferries", f"{tunnels}, {ferries}")
+        symbols = sum(t.ferry for t in data.routes)
+        summary.add_row(
+            "Tunnels, ferries",
+            f"{tunnels}, {ferries}" + (f" ({symbols} symbols)" if ferries else ""),
+        )
     summary.add_row(
         "Tickets", ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none"
     )
@@ -66,10 +77,28 @@ def run(args: argparse.Namespace) -> int:
     summary.add_row("Opening tickets", _deal_text(p.opening_tickets))
     summary.add_row("Ticket draw", _deal_text(p.ticket_draw))
     summary.add_row("Both tracks of a double from", f"{p.double_routes_min_players} players")
+    summary.add_row("Locomotives", _LOCOMOTIVES[p.locomotives])
+    face_up = "end the draw" if p.face_up_locomotive == "whole_draw" else "ordinary cards"
+    flush = p.display.flush_locomotives
+    summary.add_row(
+        "Face-up locomotives",
+        face_up + (f"; {flush} flush the display" if flush else "; no flush"),
+    )
+    if p.ferry_groups:
+        cover = (
+            "a locomotive or a space of the colour" if p.ferry_group_stacking else "a locomotive"
+        )
+        summary.add_row("Ferry card groups", f"any {p.ferry_groups} cards for {cover}")
+    for t in data.routes:
+        if t.card_groups:
+            a, b = t.cities
+            summary.add_row(f"{a}-{b}", f"any {t.card_groups} cards for a card of the colour")
     if p.longest_path_bonus:
         summary.add_row(
             "Longest path bonus", f"{p.longest_path_bonus} points ({p.longest_path_bonus_name})"
         )
+    else:
+        summary.add_row("Longest path bonus", "none")
     summary.add_row("Tie-breakers", ", then ".join(p.tie_breakers) or "none")
     if rs.options:
         summary.add_row("Options", ", ".join(f"{k}={v!r}" for k, v in rs.options.items()))
