@@ -29,8 +29,6 @@ from ttr_core.payments import is_counts, payment_error
 if TYPE_CHECKING:
     from ttr_core.ruleset import Ruleset
 
-_CACHE_LIMIT = 200_000
-
 GroupShape = tuple[int, int, int, int, bool, bool]
 """(colour, length, ferry symbols, group size, locomotives allowed, groups cover colour)."""
 
@@ -92,22 +90,22 @@ def can_complete(
     The completion most favourable to the rules takes as many locomotives as possible
     (where they count as singles), then as many cards of the colour; both only help.
     """
-    remaining = payment_size(shape, groups) - sum(chosen)
-    if remaining < 0:
+    remaining = shape[1] + (shape[3] - 1) * groups - sum(chosen)
+    if remaining < 0 or sum(hand[least:]) - sum(chosen[least:]) < remaining:
         return False
-    avail = [hand[k] - chosen[k] if k >= least else 0 for k in range(NUM_KINDS)]
-    if sum(avail) < remaining:
-        return False
-    locos_ok = shape[4]
-    add_locos = min(remaining, avail[LOCO]) if locos_ok else 0
-    locos = chosen[LOCO] + add_locos
+    held_locos = hand[LOCO] - chosen[LOCO]
+    add_locos = (remaining if remaining < held_locos else held_locos) if shape[4] else 0
     rest = remaining - add_locos
-    colors = range(LOCO) if shape[0] == GRAY else (shape[0],)
-    for c in colors:
-        color_cards = chosen[c] + min(rest, avail[c])
-        if _units_fit(shape, groups, color_cards, locos):
-            return True
-    return False
+    color = shape[0]
+    if color == GRAY:
+        # More cards of the colour never hurt, so the best colour decides.
+        color_cards = max(
+            chosen[c] + (min(rest, hand[c] - chosen[c]) if c >= least else 0) for c in range(LOCO)
+        )
+    else:
+        extra = min(rest, hand[color] - chosen[color]) if color >= least else 0
+        color_cards = chosen[color] + extra
+    return _units_fit(shape, groups, color_cards, chosen[LOCO] + add_locos)
 
 
 def group_options(shape: GroupShape, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -128,24 +126,23 @@ def group_options(shape: GroupShape, hand: tuple[int, ...]) -> tuple[int, ...]:
     return ()
 
 
-def class_group_options(rs: Ruleset, k: int, hand: tuple[int, ...]) -> tuple[int, ...]:
-    """``group_options`` for route class ``k``, memoised per ruleset.
+def group_options_per_class(rs: Ruleset, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``group_options`` of every group class of ``rs`` (in ``rs.group_classes`` order).
 
     With nothing chosen yet, only three numbers of the hand matter: its size, its
     locomotives, and its cards of the colour (for a gray track, of the colour held most,
-    since more cards of the colour never hurt).
+    since more cards of the colour never hurt); results are memoised on those.
     """
-    shape = rs.group_shapes[k]
-    color = shape[0]
-    held = max(hand[:LOCO]) if color == GRAY else hand[color]
-    key = (k, sum(hand), hand[LOCO], held)
-    cache = rs.group_option_cache
-    found = cache.get(key)
-    if found is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        found = cache[key] = group_options(shape, hand)
-    return found
+    memo = rs.group_option_memo
+    size, locos, top = sum(hand), hand[LOCO], max(hand[:LOCO])
+    out = []
+    for k, color in zip(rs.group_classes, rs.group_class_colors, strict=True):
+        key = (k, size, locos, top if color == GRAY else hand[color])
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = group_options(rs.group_shapes[k], hand)
+        out.append(found)
+    return tuple(out)
 
 
 def choosable(

@@ -35,7 +35,7 @@ from ttr_core.actions import (
     WithdrawTunnel,
 )
 from ttr_core.cards import LOCO, NUM_KINDS
-from ttr_core.groups import choosable, class_group_options
+from ttr_core.groups import choosable, group_options_per_class
 from ttr_core.payments import (
     all_class_payment_counts,
     class_payment,
@@ -92,9 +92,8 @@ class LegalActions(Sequence[Action]):
     _list: Sequence[Action] = ()
     _pass = False
     _group_claims = 0
-    _group_classes: tuple[int, ...] = ()
-    _group_options: tuple[tuple[int, ...], ...] = ()
-    _group_sizes: tuple[int, ...] = ()
+    _group_options: Sequence[tuple[int, ...]] = ()
+    _group_sizes: Sequence[int] = ()
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
@@ -174,27 +173,28 @@ class LegalActions(Sequence[Action]):
     def _init_group_claims(self, rs: Ruleset, state: GameState, trains: int) -> int:
         """Count the claims paid with groups of any cards (listed after the other claims)."""
         hand = self._hand
-        skip = self._skip
-        kept_classes: list[int] = []
-        kept_options: list[tuple[int, ...]] = []
-        sizes: list[int] = []
-        total = 0
-        for k in rs.group_classes:
-            if rs.class_len[k] > trains:
-                continue
-            free = state.free[k]
-            size = len(free) - sum(1 for r in skip if r in free) if skip else len(free)
-            if not size:
-                continue
-            opts = class_group_options(rs, k, hand)
-            if opts:
-                kept_classes.append(k)
-                kept_options.append(opts)
-                sizes.append(size)
-                total += size * len(opts)
-        self._group_classes = tuple(kept_classes)
-        self._group_options = tuple(kept_options)
-        self._group_sizes = tuple(sizes)
+        key = bytes(hand)
+        cache = rs.group_options_by_hand
+        options = cache.get(key)
+        if options is None:
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            options = cache[key] = group_options_per_class(rs, hand)
+        sizes = list(map(len, map(state.free.__getitem__, rs.group_classes)))
+        if self._skip:
+            position = rs.group_class_position
+            for b in self._skip:
+                i = position.get(rs.class_of[b], -1)
+                if i >= 0:
+                    sizes[i] -= 1
+        if trains < rs.max_route_length:
+            for i, length in enumerate(rs.group_class_lengths):
+                if length > trains:
+                    sizes[i] = 0
+        # Per group class, in rs.group_classes order (classes with nothing to offer count 0).
+        self._group_options = options
+        self._group_sizes = sizes
+        total: int = sum(map(mul, sizes, map(len, options)))
         self._group_claims = total
         return total
 
@@ -320,8 +320,9 @@ class LegalActions(Sequence[Action]):
         raise IndexError("claim index out of range")
 
     def _group_claim_at(self, i: int) -> ClaimWithGroups:
+        rs = self.rs
         for k, opts, size in zip(
-            self._group_classes, self._group_options, self._group_sizes, strict=True
+            rs.group_classes, self._group_options, self._group_sizes, strict=True
         ):
             n = size * len(opts)
             if i >= n:
@@ -329,7 +330,7 @@ class LegalActions(Sequence[Action]):
                 continue
             pick, j = divmod(i, len(opts))
             routes = [r for r in self.state.free[k] if r not in self._skip]
-            return ClaimWithGroups(route=self.rs.route_ids[routes[pick]], groups=opts[j])
+            return ClaimWithGroups(route=rs.route_ids[routes[pick]], groups=opts[j])
         raise IndexError("claim index out of range")
 
     def __iter__(self) -> Iterator[Action]:
@@ -394,9 +395,10 @@ class LegalActions(Sequence[Action]):
         if r < 0:
             return False
         k = rs.class_of[r]
-        if k not in self._group_classes or r in self._skip or r not in self.state.free[k]:
+        i = rs.group_class_position.get(k, -1)
+        if i < 0 or not self._group_claims or r in self._skip or r not in self.state.free[k]:
             return False
-        return action.groups in self._group_options[self._group_classes.index(k)]
+        return self._group_sizes[i] > 0 and action.groups in self._group_options[i]
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._n} actions>"

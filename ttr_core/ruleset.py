@@ -182,6 +182,13 @@ class Ruleset:
         self.group_classes: tuple[int, ...] = tuple(
             k for k, shape in enumerate(self.group_shapes) if shape[3]
         )
+        self.group_class_colors: tuple[int, ...] = tuple(
+            self.group_shapes[k][0] for k in self.group_classes
+        )
+        self.group_class_lengths: tuple[int, ...] = tuple(
+            self.group_shapes[k][1] for k in self.group_classes
+        )
+        self.group_class_position: dict[int, int] = {k: i for i, k in enumerate(self.group_classes)}
         self.class_routes: tuple[tuple[int, ...], ...] = tuple(
             tuple(r for r in range(len(routes)) if class_of[r] == k) for k in range(len(keys))
         )
@@ -226,7 +233,8 @@ class Ruleset:
         self.has_tunnels = any(self.route_tunnel)
         self.payment_count_cache: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.face_up_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.group_option_cache: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+        self.group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+        self.group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = {}
         self.clamp_table = bytes(min(i, self.max_route_length) for i in range(256))
 
     def route_name(self, r: int) -> str:
