@@ -336,3 +336,33 @@ def test_docs_build_needs_no_network() -> None:
     assert "inventories" not in read(ROOT / "mkdocs.yml")
     names = {next(iter(p)) if isinstance(p, dict) else p for p in config["plugins"]}
     assert names <= {"search", "autorefs", "mkdocstrings"}
+
+
+IMPLEMENTED_RULE_PAGES = ("core.md", "usa.md", "europe.md", "nordic.md")
+"""Rules pages of the core and of the built-in editions; India and Switzerland come later."""
+IMPLEMENTED_EXAMPLES = ("EX-U", "EX-E", "EX-N")
+
+
+def test_every_rule_of_an_implemented_edition_is_cited_by_a_test() -> None:
+    """Each rule id (and worked example) of the built-in editions is named by some test,
+    as written (``NC-13``) or in a test name (``test_nc_13_...``)."""
+    ids = [
+        match["id"]
+        for page, line in rule_headings()
+        if (match := RULE_HEADING.match(line)) is not None
+        and (
+            page in IMPLEMENTED_RULE_PAGES
+            or (page == "examples.md" and match["id"].startswith(IMPLEMENTED_EXAMPLES))
+        )
+    ]
+    tests = ROOT / "tests"
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted(tests.rglob("*.py")))
+    named = text.lower().replace("_", "-")
+
+    def cited(rule: str) -> bool:
+        pattern = rf"(?<![a-z0-9]){re.escape(rule.lower())}(?![0-9])"
+        return re.search(pattern, named) is not None
+
+    uncited = [rule for rule in ids if not cited(rule)]
+    assert len(ids) > 150
+    assert not uncited, f"rules no test cites: {uncited}"
