@@ -65,7 +65,10 @@ def max_groups(shape: GroupShape) -> int:
 
 
 def fits(shape: GroupShape, cards: tuple[int, ...]) -> int:
-    """The number of groups if ``cards`` (nine counts) is a valid payment, else -1."""
+    """The number of groups if ``cards`` (nine counts) is a valid payment, else -1.
+
+    ``shape`` is that of a track that takes groups (group size 2 or more).
+    """
     size = shape[3]
     extra = sum(cards) - shape[1]
     if extra < 0 or extra % (size - 1):
