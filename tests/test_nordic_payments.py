@@ -9,8 +9,10 @@ by an independent split into units; :mod:`ttr_core.groups` is not used as an ora
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import NamedTuple
 
 import pytest
@@ -40,6 +42,7 @@ from ttr_core.actions import (
     WithdrawTunnel,
 )
 from ttr_core.cards import GRAY, LOCO, NUM_KINDS
+from ttr_core.cli import main
 from ttr_core.engine import apply
 from ttr_core.events import (
     CardChosen,
@@ -49,9 +52,11 @@ from ttr_core.events import (
     RouteClaimed,
     TunnelRevealed,
 )
+from ttr_core.game import Game
 from ttr_core.groups import fits, route_shape
 from ttr_core.legal import legal_actions
 from ttr_core.state import GameState, Phase
+from ttr_core.testing import play_game
 from ttr_core.views import CardChoiceView, redact, view_of
 
 R, ORANGE, Y, G, B, P, K, W, L = range(9)
@@ -894,3 +899,36 @@ def test_views_of_a_payment_being_chosen(nordic: Ruleset) -> None:
             assert redact(event, seat) == event
     other = (p + 1) % 3
     assert view_of(nordic, state, other).hand != hand
+
+
+# -- records with card choices, through the command line -------------------------------------
+
+
+def test_group_3_records_with_card_choices_replay_through_ttr_replay(
+    nordic: Ruleset, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GROUP-1, GROUP-3: a saved Nordic game whose claims include card groups replays with
+    ``ttr replay``; the same record with one card choice changed is refused in one line."""
+    game: Game | None = None
+    for seed in range(1, 40):
+        candidate = play_game(nordic, 2, seed)
+        kinds = [type(entry.action).__name__ for entry in candidate.log]
+        if "ClaimWithGroups" in kinds and kinds.count("ChooseCard") >= 6:
+            game = candidate
+            break
+    assert game is not None
+    good = tmp_path / "nordic.json"
+    good.write_text(game.save(), encoding="utf-8")
+    assert main(["replay", str(good), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["edition"] == "nordic" and out["actions"] == len(game.log)
+    assert [s["total"] for s in out["scores"]] == [p.total for p in game.scores().players]
+
+    record = json.loads(game.save())
+    entry = next(e for e in record["log"] if e["action"]["tag"] == "choose_card")
+    entry["action"]["card"] = "locomotive" if entry["action"]["card"] != "locomotive" else "red"
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(bad)]) != 0
+    err = capsys.readouterr().err
+    assert err.startswith("ttr: error:") and err.count("\n") == 1 and "Traceback" not in err
