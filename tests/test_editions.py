@@ -33,7 +33,7 @@ def test_builtin_usa_found_through_entry_points():
     assert "usa" in editions
     usa = editions["usa"]
     assert usa.info.id == "usa"
-    assert usa.distribution == "ttr"
+    assert usa.distribution == "ttr-engine"
     assert usa.builtin is True
     assert usa.players == (2, 5)
 
@@ -51,7 +51,7 @@ def test_describe_editions():
         "aliases": ["base", "us", "zug-um-zug"],
         "players": [2, 5],
         "builtin": True,
-        "distribution": "ttr",
+        "distribution": "ttr-engine",
         "rules_version": "1",
     }
 

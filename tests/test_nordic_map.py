@@ -49,7 +49,7 @@ def test_edition_is_registered_with_its_aliases() -> None:
     assert info.rules_version == "1"
     (row,) = [e for e in describe_editions() if e["id"] == "nordic"]
     assert row["builtin"] is True
-    assert row["distribution"] == "ttr"
+    assert row["distribution"] == "ttr-engine"
     assert row["players"] == [2, 3]
 
 

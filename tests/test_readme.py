@@ -25,15 +25,43 @@ def section(title: str) -> str:
     return match.group(1)
 
 
+SETUP = 'pip install -e ".[dev]" -e examples/ttr-example-edition -e tests/fictional && ttr simulate'
+TESTS = "python -m pytest"
+
+
 def test_readme_has_exactly_two_setup_commands() -> None:
-    assert blocks(SHELL) == ['pip install -e ".[dev]" && ttr simulate', "python -m pytest"]
+    assert blocks(SHELL) == [SETUP, TESTS]
 
 
 def test_setup_commands_are_presented_under_their_headings() -> None:
     setup = [m["body"].strip() for m in FENCE.finditer(section("Set up and run"))]
     tests = [m["body"].strip() for m in FENCE.finditer(section("Run the tests"))]
-    assert setup == ['pip install -e ".[dev]" && ttr simulate']
-    assert tests == ["python -m pytest"]
+    assert setup == [SETUP]
+    assert tests == [TESTS]
+
+
+def test_ci_runs_exactly_the_readme_commands() -> None:
+    """CI installs nothing the README does not tell a new user to install."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [
+        line.strip()
+        for line in ci.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    installs = [c for c in commands if "pip install" in c and "--upgrade pip" not in c]
+    assert installs == [SETUP]
+    assert TESTS in commands
+
+
+def test_setup_installs_every_edition_the_tests_play() -> None:
+    """Each package the set-up command installs is a directory of this clone."""
+    for part in SETUP.split("&&")[0].split(" -e ")[1:]:
+        assert (ROOT / part.strip().strip('"')).joinpath("pyproject.toml").is_file(), part
+
+
+def test_lighter_install_is_one_sentence_not_a_block() -> None:
+    assert "`pip install .`" in section("Set up and run")
+    assert "ttr-engine" in section("Set up and run")
 
 
 def test_no_other_install_command_in_the_readme() -> None:

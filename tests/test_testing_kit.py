@@ -56,7 +56,7 @@ EDITIONS = sorted(installed_editions())
 
 
 def test_testing_extra_brings_hypothesis() -> None:
-    """``pip install "ttr[testing]"`` installs what the kit imports."""
+    """``pip install "ttr-engine[testing]"`` installs what the kit imports."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     extra = project["optional-dependencies"]["testing"]
     assert any(re.match(r"hypothesis\b", dep) for dep in extra)
@@ -81,7 +81,7 @@ def test_kit_without_hypothesis_says_how_to_install_it() -> None:
     )
     first, second = out.stdout.splitlines()
     assert "Hypothesis" in first
-    assert 'pip install "ttr[testing]"' in first
+    assert 'pip install "ttr-engine[testing]"' in first
     assert second == "Game"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
@@ -20,7 +21,8 @@ from ttr_core.errors import UnknownEditionError
 from ttr_core.mapdata import MapData, load_map_data
 
 ENTRY_POINT_GROUP = "ttr.editions"
-BUILTIN_DISTRIBUTION = "ttr"
+BUILTIN_DISTRIBUTION = "ttr-engine"
+"""The distribution that ships the built-in editions (its name on PyPI)."""
 
 
 @frozen
@@ -86,6 +88,12 @@ def _plugin_players(plugin: object) -> tuple[int, int]:
 _CACHE: dict[str, InstalledEdition] | None = None
 
 
+def _canonical(name: str) -> str:
+    """A distribution name in PyPI's normal form (``TTR_Engine`` and ``ttr.engine`` are
+    ``ttr-engine``), as installers may record it either way."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def installed_editions(*, refresh: bool = False) -> dict[str, InstalledEdition]:
     """All installed editions by id, loaded from the ``ttr.editions`` entry points."""
     global _CACHE
@@ -95,7 +103,7 @@ def installed_editions(*, refresh: bool = False) -> dict[str, InstalledEdition]:
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         plugin = ep.load()
         info = _plugin_info(plugin)
-        dist = ep.dist.name if ep.dist is not None else "unknown"
+        dist = _canonical(ep.dist.name) if ep.dist is not None else "unknown"
         found[info.id] = InstalledEdition(
             info=info,
             plugin=plugin,

@@ -1,6 +1,6 @@
 """A conformance kit for editions: property-based rule tests in a few lines.
 
-Install it with the ``testing`` extra (``pip install "ttr[testing]"``), which brings in
+Install it with the ``testing`` extra (``pip install "ttr-engine[testing]"``), which brings in
 Hypothesis. An edition author gets the whole suite by subclassing one class::
 
     from ttr_core.testing import EditionContract
@@ -22,7 +22,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess
     raise ImportError(
         "ttr_core.testing needs Hypothesis, which the 'testing' extra installs: "
-        'pip install "ttr[testing]"'
+        'pip install "ttr-engine[testing]"'
     ) from exc
 
 from ttr_core.testing.check import EditionCheck, check_edition
