@@ -1,6 +1,6 @@
 """The example third-party edition (examples/ttr-example-edition) behaves like a built-in one.
 
-CI installs it before the tests (``pip install ./examples/ttr-example-edition``); it is
+The README's set-up command installs it (``-e examples/ttr-example-edition``); it is
 found only through the ``ttr.editions`` entry points, like any edition.
 """
 

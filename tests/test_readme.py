@@ -55,8 +55,10 @@ def test_ci_runs_exactly_the_readme_commands() -> None:
 
 def test_setup_installs_every_edition_the_tests_play() -> None:
     """Each package the set-up command installs is a directory of this clone."""
-    for part in SETUP.split("&&")[0].split(" -e ")[1:]:
-        assert (ROOT / part.strip().strip('"')).joinpath("pyproject.toml").is_file(), part
+    parts = [p.strip().strip('"') for p in SETUP.split("&&")[0].split(" -e ")[1:]]
+    assert parts == [".[dev]", "examples/ttr-example-edition", "tests/fictional"]
+    for part in parts:
+        assert (ROOT / part.partition("[")[0] / "pyproject.toml").is_file(), part
 
 
 def test_lighter_install_is_one_sentence_not_a_block() -> None:
