@@ -137,7 +137,7 @@ def breaks(raw: Raw) -> Iterator[tuple[str, Break, str]]:
     yield (
         "extra key",
         lambda r: r["routes"][i].__setitem__("speed", 1),
-        rf"\$\.routes\[{i}\]: extra fields found \(speed\)",
+        rf"\$\.routes\[{i}\]: unknown key 'speed'",
     )
     yield (
         "route with one city",

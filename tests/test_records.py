@@ -359,3 +359,24 @@ def test_bad_players(saved):
     assert "setup" in load_error(start)
     many = mutated(saved, lambda raw: raw.update(players=[str(i) for i in range(9)]))
     assert "setup" in load_error(many)
+
+
+@pytest.mark.parametrize("seeded", [True, False])
+def test_history_gives_the_state_before_each_action(seeded):
+    """Game.history replays the log: the state before each action, then the current one."""
+    game = Game.new("usa", players=3, seed=11)
+    seen = [game.state]
+    chooser = random.Random(3)
+    for _ in range(60):
+        legal = game.legal_actions()
+        game.apply(legal[chooser.randrange(len(legal))])
+        seen.append(game.state)
+    record = game.record()
+    if not seeded:
+        record = evolve(record, seed=None, rng=game.state.rng)
+    again = Game.replay(record)
+    history = list(again.history())
+    assert len(history) == len(again.log) + 1 == 61
+    assert history[-1] == again.state
+    compare = [evolve(s, rng=0) for s in history[:-1]]
+    assert compare == [evolve(s, rng=0) for s in seen[:-1]]

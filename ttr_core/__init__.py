@@ -40,6 +40,7 @@ from ttr_core.engine import apply, new_game
 from ttr_core.errors import (
     BotError,
     IllegalActionError,
+    JsonFormatError,
     MapDataError,
     OptionError,
     PositionError,
@@ -55,6 +56,7 @@ from ttr_core.legal import LegalActions, legal_actions
 from ttr_core.mapdata import MapData, Parameters, load_map_data
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Scoresheet, score_game, score_position
+from ttr_core.serialize import view_from_json, view_to_json
 from ttr_core.state import GameState, Phase, PlayerState
 from ttr_core.views import PlayerView, view_of
 
@@ -84,6 +86,7 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "InstalledEdition",
+    "JsonFormatError",
     "KeepTickets",
     "LegalActions",
     "MapData",
@@ -118,5 +121,7 @@ __all__ = [
     "ruleset_for",
     "score_game",
     "score_position",
+    "view_from_json",
     "view_of",
+    "view_to_json",
 ]

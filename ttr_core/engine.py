@@ -273,6 +273,36 @@ def _illegal(rule: str, message: str) -> IllegalActionError:
     return IllegalActionError(rule, message)
 
 
+_DECIDING = {
+    Phase.OPENING_TICKETS: "choosing opening tickets",
+    Phase.TURN: "taking a turn",
+    Phase.SECOND_CARD: "drawing a second card",
+    Phase.KEEP_TICKETS: "choosing drawn tickets",
+    Phase.TUNNEL: "paying for a tunnel",
+    Phase.CHOOSE_CARDS: "choosing the cards of a payment",
+}
+"""What the seat to act is doing, by phase (for the TURN-4 message)."""
+
+
+def _check_seat(state: GameState, seat: object) -> None:
+    """Refuse an action from ``seat`` unless it is the seat to act (rule TURN-4).
+
+    Every decision, the opening ticket choices included, belongs to ``state.current``;
+    once the game is over nobody acts, which ``apply`` reports as END-2.
+
+    :raises SetupError: ``seat`` is not an ``int`` seat of this game (``bool`` is refused).
+    :raises IllegalActionError: ``seat`` is a seat of the game but not the one to act.
+    """
+    n = len(state.players)
+    if type(seat) is not int or not 0 <= seat < n:
+        raise SetupError(f"seat must be an integer from 0 to {n - 1}, not {seat!r}")
+    if seat != state.current and state.phase is not Phase.GAME_OVER:
+        raise _illegal(
+            "TURN-4",
+            f"seat {seat} may not act: seat {state.current} is {_DECIDING[state.phase]}",
+        )
+
+
 def apply(
     rs: Ruleset,
     state: GameState,
@@ -280,12 +310,19 @@ def apply(
     *,
     events: list[ev.Event] | None = None,
     chance: Chance | None = None,
+    seat: int | None = None,
 ) -> GameState:
     """Return the state after the current player takes ``action``.
 
-    :raises IllegalActionError: the action is not legal here; ``state`` is unchanged and
-        no event was appended.
+    Pass ``seat``, the seat the action comes from, to have it refused unless that seat is
+    the one to act (rule TURN-4); without it the action is taken as the current player's.
+
+    :raises IllegalActionError: the action is not legal here, or ``seat`` is not the seat
+        to act; ``state`` is unchanged and no event was appended.
+    :raises SetupError: ``seat`` is not a seat of this game (not an ``int``, or out of range).
     """
+    if seat is not None:
+        _check_seat(state, seat)
     sink: list[ev.Event] | None = [] if events is not None else None
     if state.phase is Phase.GAME_OVER:
         raise _illegal("END-2", "the game is over")

@@ -1,10 +1,60 @@
-"""The exceptions the library raises. Every one derives from :class:`TtrError`."""
+"""The exceptions the library raises. Every one derives from :class:`TtrError`.
+
+Every message is one line of at most :data:`MAX_MESSAGE` characters: the sources quote
+values with :func:`quote`, and :class:`TtrError` shortens whatever is longer still.
+"""
 
 from __future__ import annotations
 
+import reprlib
+
+MAX_MESSAGE = 300
+"""The longest error message; a longer one keeps its start and end around ``" ... "``."""
+
+_ELLIPSIS = " ... "
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 2
+_REPR.maxstring = 40
+_REPR.maxother = 40
+_REPR.maxlong = 30
+_REPR.maxlist = _REPR.maxtuple = 6
+_REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = 4
+
+
+def quote(value: object) -> str:
+    """A short ``repr`` of a value from the input, for messages: long text and lists are cut.
+
+    A cut string or list says how long it was, e.g. ``'xxxx...xxxx' (54000 characters)``.
+    """
+    text = _REPR.repr(value)
+    if isinstance(value, str) and len(value) > _REPR.maxstring:
+        return f"{text} ({len(value)} characters)"
+    limit = _REPR.maxdict if isinstance(value, dict) else _REPR.maxlist
+    if isinstance(value, list | tuple | dict) and len(value) > limit:
+        return f"{text} ({len(value)} items)"
+    return text
+
+
+def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` on one line, cut in the middle (``" ... "``) if it is longer than ``limit``."""
+    if "\n" in text or "\r" in text:
+        text = " ".join(text.splitlines())
+    if len(text) <= limit:
+        return text
+    keep = limit - len(_ELLIPSIS)
+    head = keep - keep // 2
+    return text[:head] + _ELLIPSIS + text[len(text) - keep // 2 :]
+
 
 class TtrError(Exception):
-    """Base class of every error the library raises on purpose."""
+    """Base class of every error the library raises on purpose.
+
+    Its message is one line of at most :data:`MAX_MESSAGE` characters (see :func:`shorten`).
+    """
+
+    def __str__(self) -> str:
+        return shorten(super().__str__())
 
 
 class IllegalActionError(TtrError, ValueError):
@@ -40,6 +90,13 @@ class RecordError(TtrError, ValueError):
 
 class PositionError(TtrError, ValueError):
     """An end-of-game position (the ``ttr score`` input) that is malformed or impossible."""
+
+
+class JsonFormatError(TtrError, ValueError):
+    """The JSON of an action, event, state or view that does not follow its format.
+
+    Raised by the readers of :mod:`ttr_core.serialize`; the message names the offending key.
+    """
 
 
 class BotError(TtrError, LookupError):

@@ -8,6 +8,7 @@ a :class:`GameRecord` that replays to an equal state.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -18,19 +19,21 @@ from attrs import evolve, frozen
 
 from ttr_core import engine, rng
 from ttr_core.actions import Action
-from ttr_core.errors import IllegalActionError, RecordError, SetupError, TtrError
+from ttr_core.errors import IllegalActionError, RecordError, SetupError, TtrError, quote
 from ttr_core.events import Event, Shuffled
 from ttr_core.legal import LegalActions
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Scoresheet, score_game
-from ttr_core.serialize import CONVERTER
+from ttr_core.serialize import CONVERTER, event_to_json
 from ttr_core.state import GameState
-from ttr_core.strict import error_text
+from ttr_core.strict import JsonTextError, check_text, error_text, parse_json
 from ttr_core.views import PlayerView, view_of
 
 RECORD_FORMAT = 1
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 """Records larger than this are refused before parsing."""
+MAX_OPTION_SETS = 64
+"""Most option combinations tried to explain a record's map hash (see :meth:`Game.replay`)."""
 
 
 @frozen
@@ -67,21 +70,30 @@ class GameRecord:
     def from_json(cls, text: str | bytes) -> GameRecord:
         """Parse a record; raise :class:`RecordError` if it is not well formed.
 
-        This checks the shape only; :meth:`Game.replay` checks that it is consistent.
+        This checks the shape only (JSON with no key twice in one object, the keys and
+        types of the format, text that UTF-8 can encode); :meth:`Game.replay` checks that
+        it is consistent.
         """
-        size = len(text.encode("utf-8")) if isinstance(text, str) else len(text)
+        size = len(text.encode("utf-8", "surrogatepass")) if isinstance(text, str) else len(text)
         if size > MAX_RECORD_BYTES:
             raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes")
         try:
-            raw = json.loads(text)
-        except RecursionError:
-            raise RecordError("record is not valid JSON (nested too deeply)") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise RecordError(f"record is not valid JSON ({exc})") from None
+            raw = parse_json(text)
+        except JsonTextError as exc:
+            if exc.path is None:
+                raise RecordError(f"record is {exc.problem}") from None
+            raise RecordError(f"malformed record: {exc.path}: {exc.problem}") from None
         if not isinstance(raw, dict):
             raise RecordError("record must be a JSON object")
-        if raw.get("format") != RECORD_FORMAT:
-            raise RecordError(f"unsupported record format {raw.get('format')!r}")
+        if "format" not in raw:
+            raise RecordError(
+                f"record has no 'format' key (this library reads record format {RECORD_FORMAT})"
+            )
+        if raw["format"] != RECORD_FORMAT:
+            raise RecordError(
+                f"unsupported record format {quote(raw['format'])} "
+                f"(this library reads record format {RECORD_FORMAT})"
+            )
         try:
             return CONVERTER.structure(raw, GameRecord)
         except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
@@ -143,7 +155,8 @@ class Game:
 
         :raises UnknownEditionError: no such edition is installed.
         :raises OptionError: an option is unknown or has a value the edition does not offer.
-        :raises SetupError: bad player count, duplicate names or a bad start player.
+        :raises SetupError: bad player count, a name that is not a string, blank or not
+            valid text (a lone surrogate), duplicate names, or a bad start player.
         """
         rs = edition if isinstance(edition, Ruleset) else Ruleset.build(edition, options, plugins)
         names = (
@@ -151,6 +164,10 @@ class Game:
             if isinstance(players, int)
             else tuple(players)
         )
+        for i, name in enumerate(names):
+            problem = _name_problem(name)
+            if problem:
+                raise SetupError(f"players[{i}]: {problem}")
         if len(set(names)) != len(names):
             raise SetupError("player names must be unique")
         setup: list[Event] = []
@@ -175,13 +192,17 @@ class Game:
             self._legal = LegalActions(self.ruleset, self.state)
         return self._legal
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:
         """Apply an action of the current player and return the events it caused.
 
+        A server passes ``seat``, the seat the action comes from, so that an action from
+        any other seat than the one to act is refused (rule TURN-4).
+
         :raises IllegalActionError: naming the rule broken; nothing changes.
+        :raises SetupError: ``seat`` is not a seat of this game; nothing changes.
         """
         events: list[Event] = []
-        self.state = engine.apply(self.ruleset, self.state, action, events=events)
+        self.state = engine.apply(self.ruleset, self.state, action, events=events, seat=seat)
         self.log.append(LogEntry(action=action, events=tuple(events)))
         return events
 
@@ -192,6 +213,28 @@ class Game:
     def scores(self) -> Scoresheet:
         """The final scoring (of the current position, if the game is not over yet)."""
         return score_game(self.ruleset, self.state, self.names)
+
+    def history(self) -> Iterator[GameState]:
+        """The state before each logged action, then the current state.
+
+        The earlier states are rebuilt by playing the log again from the setup, with the
+        game's seed or, for a game without one, the recorded shuffles; the last one is the
+        game's own (for a seedless game it holds the generator the game goes on with).
+        """
+        rs = self.ruleset
+        seeded = self.seed is not None
+        state = engine.new_game(
+            rs,
+            len(self.names),
+            seed=self.seed,
+            start_player=self.state.start_player,
+            chance=None if seeded else _RecordedChance(self.setup, "setup"),
+        )
+        for i, entry in enumerate(self.log):
+            yield state
+            chance = None if seeded else _RecordedChance(entry.events, f"log[{i}]")
+            state = engine.apply(rs, state, entry.action, chance=chance)
+        yield self.state
 
     # -- records -------------------------------------------------------------------------
 
@@ -224,8 +267,9 @@ class Game:
     def replay(cls, record: GameRecord, *, plugins: Iterable[object] = ()) -> Game:
         """Replay a record from its recorded outcomes (and check its seed where present).
 
-        :raises RecordError: the record names another edition version or map, an action
-            is illegal, or an event does not follow from the game.
+        :raises RecordError: the record names another edition version or map, its options
+            were edited (other option values give the recorded map hash), a player name is
+            blank or given twice, an action is illegal, or an event does not follow.
         """
         try:
             rs = Ruleset.build(record.edition, dict(record.options), plugins)
@@ -237,8 +281,12 @@ class Game:
                 f"{rs.id!r}; this installation has {rs.info.rules_version!r}"
             )
         if record.map_hash != rs.map_hash:
-            raise RecordError(f"record was made with different {rs.id!r} map data (hash differs)")
+            raise RecordError(_hash_mismatch(record, rs, plugins))
         names = record.players
+        for i, name in enumerate(names):
+            problem = _name_problem(name)
+            if problem:
+                raise RecordError(f"$.players[{i}]: {problem}")
         if len(set(names)) != len(names):
             raise RecordError("record has duplicate player names")
         setup: list[Event] = []
@@ -269,7 +317,10 @@ class Game:
                     rs, game.state, entry.action, events=events, chance=source
                 )
             except IllegalActionError as exc:
-                raise RecordError(f"{where}: {entry.action!r} is illegal: {exc}") from None
+                shown = repr(entry.action)
+                if len(shown) > 100:
+                    shown = shown[:97] + "..."
+                raise RecordError(f"{where}: {shown} is illegal: {exc}") from None
             _compare(where, events, entry.events, seeded=record.seed is not None)
             game.log.append(LogEntry(action=entry.action, events=tuple(events)))
         if record.seed is None:
@@ -285,15 +336,108 @@ def _continuation_rng(record: GameRecord) -> int:
     return rng.seed_state(int.from_bytes(digest[:8], "big"))
 
 
+def _name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a player's name (not a string, blank, not text), or None."""
+    if not isinstance(name, str):
+        return f"a player name is a string, not {quote(name)}"
+    if not name.strip():
+        return "a player name cannot be blank"
+    try:
+        check_text(name)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _hash_mismatch(record: GameRecord, rs: Ruleset, plugins: Iterable[object]) -> str:
+    """Why the record's map hash is not the ruleset's: edited options, or other map data.
+
+    The hash covers the map data after the options changed its parameters, so options
+    that change parameters change it: if other values of the edition's options give the
+    recorded hash, the record's options were edited.
+    """
+    plugins = tuple(plugins)
+    specs = rs.option_specs
+    given = rs.options
+    combos: Iterable[tuple[Any, ...]]
+    if all(len(s.choices) for s in specs) and _product_size(specs) <= MAX_OPTION_SETS:
+        combos = sorted(
+            itertools.product(*(s.choices for s in specs)),
+            key=lambda combo: sum(v != given[s.name] for s, v in zip(specs, combo, strict=True)),
+        )
+    else:
+        combos = (
+            tuple(v if t is s else given[t.name] for t in specs) for s in specs for v in s.choices
+        )
+    for combo in combos:
+        options = {s.name: v for s, v in zip(specs, combo, strict=True)}
+        if options == given:
+            continue
+        try:
+            other = Ruleset.build(record.edition, options, plugins)
+        except TtrError:
+            continue
+        if other.map_hash == record.map_hash:
+            changed = [s.name for s in specs if options[s.name] != given[s.name]]
+            shown = ", ".join(
+                f"{name!r} is {_json(given[name])} in the record but was {_json(options[name])}"
+                for name in changed
+            )
+            return (
+                f"record's options differ from those the game was played with: {shown} "
+                "(the recorded map hash is that of the game's options)"
+            )
+    return f"record was made with different {rs.id!r} map data (hash differs)"
+
+
+def _json(value: Any) -> str:
+    """An option value as JSON (``false``, ``"rules"``), cut if long."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _product_size(specs: Sequence[Any]) -> int:
+    """The number of option combinations, counted up to just past ``MAX_OPTION_SETS``."""
+    size = 1
+    for spec in specs:
+        size *= len(spec.choices)
+        if size > MAX_OPTION_SETS:
+            break
+    return size
+
+
 def _compare(where: str, got: Sequence[Event], recorded: Sequence[Event], *, seeded: bool) -> None:
     for j, (a, b) in enumerate(zip(got, recorded, strict=False)):
         if a != b:
             hint = " (the seed does not give the recorded outcome)" if seeded else ""
-            raise RecordError(
-                f"{where}: event {j} does not follow{hint}: the game gives {a!r}, "
-                f"the record says {b!r}"
-            )
+            raise RecordError(f"{where}: event {j} does not follow{hint}: {_difference(a, b)}")
     if len(got) != len(recorded):
         raise RecordError(
             f"{where}: the game gives {len(got)} events, the record has {len(recorded)}"
         )
+
+
+def _difference(game: Event, record: Event) -> str:
+    """The first difference between two events, in their JSON form, kept short.
+
+    Long lists (a shuffle's ``order``) are shown by their first differing item and length.
+    """
+    a, b = event_to_json(game), event_to_json(record)
+    if a["tag"] != b["tag"]:
+        return f"the game gives a {a['tag']} event, the record has a {b['tag']} event"
+    for key, x in a.items():
+        y = b.get(key)
+        if x == y:
+            continue
+        where = f"{a['tag']}.{key}"
+        if isinstance(x, list) and isinstance(y, list):
+            i = next((i for i, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), None)
+            if i is None:
+                return f"{where} has {len(x)} items in the game, {len(y)} in the record"
+            sizes = f"{len(x)} items" if len(x) == len(y) else f"{len(x)} and {len(y)} items"
+            return (
+                f"{where} differs first at [{i}]: the game gives {quote(x[i])}, "
+                f"the record says {quote(y[i])} ({sizes})"
+            )
+        return f"{where}: the game gives {quote(x)}, the record says {quote(y)}"
+    return f"the game gives {quote(a)}, the record says {quote(b)}"

@@ -31,7 +31,8 @@ Impossible positions are refused with a :class:`~ttr_core.errors.PositionError` 
 player and item, e.g. ``players[1].routes[3]: no track between Denver and Boston``:
 unknown cities or tickets, a track owned twice, both tracks of a double route in one
 hand or in use with too few players, more trains or stations than a player has, two
-stations in one city, wrong types, missing fields and unknown keys.
+stations in one city, wrong types, missing fields, unknown keys, a key given twice in
+one object, and text that UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"``).
 
 :func:`position_to_json` writes the same format, so a finished game can be re-scored.
 """
@@ -39,14 +40,14 @@ stations in one city, wrong types, missing fields and unknown keys.
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ttr_core.cards import ROUTE_COLOR_NAMES
-from ttr_core.errors import PositionError
+from ttr_core.errors import PositionError, quote
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import PlayerPosition, Position
+from ttr_core.strict import JsonTextError, check_text, parse_json
 
 POSITION_KEYS = ("edition", "players")
 PLAYER_KEYS = ("name", "routes", "tickets", "stations")
@@ -66,7 +67,7 @@ def _object(
     for key in value:
         if key not in required and key not in optional:
             allowed = ", ".join((*required, *optional))
-            raise _fail(where, f"unknown key {key!r} (expected {allowed})")
+            raise _fail(where, f"unknown key {quote(key)} (expected {allowed})")
     for key in required:
         if key not in value:
             raise _fail(where, f"missing key {key!r}")
@@ -79,9 +80,9 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int | float):
-        return f"the number {value!r}"
+        return f"the number {quote(value)}"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {quote(value)}"
     if isinstance(value, list):
         return "a list"
     return "an object"
@@ -92,7 +93,15 @@ def _string(value: Any, where: str) -> str:
         raise _fail(where, f"expected a string, got {_kind(value)}")
     if not value.strip():
         raise _fail(where, "expected a non-empty string")
-    return value
+    try:
+        return check_text(value)
+    except ValueError as exc:
+        raise _fail(where, str(exc)) from None
+
+
+def _shown(name: str) -> str:
+    """A name as given, or quoted and cut when it is long or holds unprintable characters."""
+    return name if len(name) <= 40 and name.isprintable() else quote(name)
 
 
 def _list(value: Any, where: str) -> list[Any]:
@@ -124,7 +133,7 @@ class _Resolver:
         """The index of a city named by its id or an alias."""
         c = self.rs.city_index.get(name)
         if c is None:
-            raise _fail(where, f"unknown city {name!r}{_suggest(name, self.rs.city_index)}")
+            raise _fail(where, f"unknown city {quote(name)}{_suggest(name, self.rs.city_index)}")
         return c
 
     def endpoint(self, name: str, where: str) -> tuple[int, ...]:
@@ -136,7 +145,7 @@ class _Resolver:
         if arrows:
             return arrows
         names = [*self.rs.city_index, *self.countries]
-        raise _fail(where, f"unknown city {name!r}{_suggest(name, names)}")
+        raise _fail(where, f"unknown city {quote(name)}{_suggest(name, names)}")
 
     def place(self, name: str, where: str) -> str:
         """A ticket origin: a city (returned by id) or a country name."""
@@ -146,7 +155,7 @@ class _Resolver:
         if name in self.countries:
             return name
         names = [*self.rs.city_index, *self.countries]
-        raise _fail(where, f"unknown city or country {name!r}{_suggest(name, names)}")
+        raise _fail(where, f"unknown city or country {quote(name)}{_suggest(name, names)}")
 
 
 def _describe(rs: Ruleset, r: int) -> str:
@@ -176,7 +185,7 @@ def _track_candidates(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[
         if color not in ROUTE_COLOR_NAMES:
             raise _fail(
                 f"{where}.color",
-                f"unknown colour {color!r}; expected one of {', '.join(ROUTE_COLOR_NAMES)}",
+                f"unknown colour {quote(color)}; expected one of {', '.join(ROUTE_COLOR_NAMES)}",
             )
     length = raw.get("length")
     if "length" in raw and (not isinstance(length, int) or isinstance(length, bool) or length < 1):
@@ -240,9 +249,9 @@ def _ticket_key(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[Any, .
             name = _string(t, f"{where}.to_any[{j}]")
             if name not in res.countries:
                 shown = _suggest(name, res.countries)
-                raise _fail(f"{where}.to_any[{j}]", f"unknown country {name!r}{shown}")
+                raise _fail(f"{where}.to_any[{j}]", f"unknown country {quote(name)}{shown}")
             if name in names:
-                raise _fail(f"{where}.to_any[{j}]", f"{name!r} is listed twice")
+                raise _fail(f"{where}.to_any[{j}]", f"{quote(name)} is listed twice")
             names.append(name)
         return ("country", origin, frozenset(names))
     if "b" not in raw:
@@ -262,8 +271,8 @@ def _card_key(rs: Ruleset, i: int) -> tuple[Any, ...]:
 
 def _ticket_name(raw: dict[str, Any]) -> str:
     if "to_any" in raw:
-        return f"{raw['a']}-{'/'.join(str(t) for t in raw['to_any'])}"
-    return f"{raw['a']}-{raw['b']}"
+        return _shown(f"{raw['a']}-{'/'.join(str(t) for t in raw['to_any'])}")
+    return _shown(f"{raw['a']}-{raw['b']}")
 
 
 def parse_position(rs: Ruleset, raw: Any) -> Position:
@@ -278,7 +287,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
     edition = _string(top["edition"], "edition")
     info = rs.info
     if edition.strip().lower() not in {info.id.lower(), *(x.lower() for x in info.aliases)}:
-        raise _fail("edition", f"the position is for {edition!r}, not {info.id!r}")
+        raise _fail("edition", f"the position is for {quote(edition)}, not {info.id!r}")
     players = _list(top["players"], "players")
     params = rs.params
     hi = params.players[1]
@@ -296,7 +305,8 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
         name = _string(p["name"], f"players[{i}].name")
         if name in names:
             raise _fail(
-                f"players[{i}].name", f"{name!r} is already the name of players[{names[name]}]"
+                f"players[{i}].name",
+                f"{quote(name)} is already the name of players[{names[name]}]",
             )
         names[name] = i
     owner: dict[int, tuple[int, int]] = {}
@@ -309,6 +319,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
     few = len(entries) < params.double_routes_min_players
     for i, p in enumerate(entries):
         pname = p["name"]
+        shown = _shown(pname)
         routes: list[int] = []
         for j, item in enumerate(_list(p["routes"], f"players[{i}].routes")):
             where = f"players[{i}].routes[{j}]"
@@ -319,7 +330,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
                 holders = sorted({owner[r] for r in tracks})
                 if holders[0][0] == i:
                     raise _fail(where, f"{name} is already listed at routes[{holders[0][1]}]")
-                who = ", ".join(f"players[{k}] ({entries[k]['name']})" for k, _ in holders)
+                who = ", ".join(f"players[{k}] ({_shown(entries[k]['name'])})" for k, _ in holders)
                 raise _fail(where, f"{name} is already owned by {who}")
             r = free[0]
             twin = rs.route_twin[r]
@@ -328,15 +339,15 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
                 if k == i:
                     raise _fail(
                         where,
-                        f"{pname} cannot own both tracks of the double route {name} "
+                        f"{shown} cannot own both tracks of the double route {name} "
                         f"(see routes[{jj}]; rule DOUBLE-1)",
                     )
                 if few:
                     raise _fail(
                         where,
                         f"the other track of the double route {name} is owned by players[{k}] "
-                        f"({entries[k]['name']}); with {len(entries)} players only one track "
-                        f"of a double route is used (rule DOUBLE-2, both from "
+                        f"({_shown(entries[k]['name'])}); with {len(entries)} players only one "
+                        f"track of a double route is used (rule DOUBLE-2, both from "
                         f"{params.double_routes_min_players} players)",
                     )
             owner[r] = (i, j)
@@ -345,7 +356,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
         if used > params.trains:
             raise _fail(
                 f"players[{i}].routes",
-                f"{pname}'s routes use {used} trains, but a player has only {params.trains}",
+                f"{shown}'s routes use {used} trains, but a player has only {params.trains}",
             )
         tickets: list[int] = []
         for j, item in enumerate(_list(p["tickets"], f"players[{i}].tickets")):
@@ -373,7 +384,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
         if len(items) > params.stations:
             raise _fail(
                 f"players[{i}].stations",
-                f"{pname} lists {len(items)} stations, but a player has only {params.stations}",
+                f"{shown} lists {len(items)} stations, but a player has only {params.stations}",
             )
         for j, item in enumerate(items):
             where = f"players[{i}].stations[{j}]"
@@ -415,14 +426,13 @@ def read_position(
 ) -> tuple[Ruleset, Position]:
     """Parse position JSON text; see :func:`load_position`.
 
-    :raises PositionError: the text is not valid JSON, or as :func:`load_position`.
+    :raises PositionError: the text is not valid JSON, an object has a key twice
+        (``players[1]: duplicate key 'name'``), or as :func:`load_position`.
     """
     try:
-        raw = json.loads(text)
-    except RecursionError:
-        raise PositionError("position: not valid JSON (nested too deeply)") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise PositionError(f"position: not valid JSON ({exc})") from None
+        raw = parse_json(text, root="")
+    except JsonTextError as exc:
+        raise PositionError(f"{exc.path or 'position'}: {exc.problem}") from None
     return load_position(raw, options=options, plugins=plugins)
 
 

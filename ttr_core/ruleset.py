@@ -17,7 +17,7 @@ import pluggy
 from ttr_core import core_plugin, hookspecs
 from ttr_core.cards import NUM_KINDS, card_index, route_color_index
 from ttr_core.edition import EditionInfo, OptionSpec, find_edition, options_doc
-from ttr_core.errors import MapDataError, OptionError
+from ttr_core.errors import MapDataError, OptionError, quote
 from ttr_core.mapdata import MapData, Parameters, Ticket, Track, validate_map
 from ttr_core.payments import PaymentTables
 
@@ -112,12 +112,12 @@ class Ruleset:
             spec = specs.get(name)
             if spec is None:
                 raise OptionError(
-                    f"edition {self.info.id!r} has no option {name!r}; "
+                    f"edition {self.info.id!r} has no option {quote(name)}; "
                     f"options: {options_doc(self.option_specs)}"
                 )
             if value not in spec.choices or type(value) is not type(spec.default):
                 raise OptionError(
-                    f"option {name!r} cannot be {value!r}; choices: {list(spec.choices)}"
+                    f"option {quote(name)} cannot be {quote(value)}; choices: {list(spec.choices)}"
                 )
         return {s.name: given.get(s.name, s.default) for s in self.option_specs}
 
