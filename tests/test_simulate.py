@@ -68,7 +68,7 @@ def test_results_name_seats_bots_and_winners(usa: Ruleset) -> None:
     }
 
 
-def test_summary_splits_shared_wins() -> None:
+def test_summary_counts_a_shared_win_for_every_bot_in_it() -> None:
     def game(totals: tuple[int, int], winners: tuple[str, ...]) -> GameResult:
         players = tuple(
             PlayerResult(name=f"P{i}", bot=bot, total=t)
@@ -79,8 +79,8 @@ def test_summary_splits_shared_wins() -> None:
     summary = summarize([game((50, 40), ("P0",)), game((30, 30), ("P0", "P1"))])
     a, b = summary.bots
     assert (a.bot, a.seats, a.results, a.mean, a.min, a.max) == ("a", 1, 2, 40.0, 30, 50)
-    assert a.win_share == 0.75
-    assert b.win_share == 0.25
+    assert (a.games, a.games_won, a.win_share) == (2, 2, 1.0)
+    assert (b.games, b.games_won, b.win_share) == (2, 1, 0.5)
     assert summary.mean_turns == 10
 
 

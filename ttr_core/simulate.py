@@ -10,6 +10,7 @@ game with a printed game seed replays that game exactly. From the game seed ``G`
 * the bot in seat ``s`` is seeded with ``rng.derive_seed(G, s + 1)``.
 
 Bots are given by name (see :mod:`ttr_core.bots.registry`) and cycled over the seats.
+Seat 0 is named ``Player 1``, seat 1 ``Player 2`` and so on, in results and records alike.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ttr_core import rng
 from ttr_core.bots.base import Bot, BotFactory
 from ttr_core.bots.registry import find_bot
 from ttr_core.engine import apply, new_game
 from ttr_core.errors import TtrError
+from ttr_core.events import Event
+from ttr_core.game import Game, GameRecord, LogEntry
 from ttr_core.legal import LegalActions
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import score_game
@@ -57,9 +60,11 @@ class GameResult:
     """Player turns played (the state's ``turn`` counter)."""
     players: tuple[PlayerResult, ...]
     winners: tuple[str, ...]
+    record: GameRecord | None = field(default=None, repr=False)
+    """The game's record (``Game.replay`` accepts it) when it was asked for, else None."""
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object ``ttr simulate --json`` prints for the game, one per line."""
+        """The JSON object ``ttr simulate --json`` prints for the game, one per line (no record)."""
         return {
             "seed": self.seed,
             "turns": self.turns,
@@ -74,14 +79,22 @@ class BotSummary:
 
     bot: str
     seats: int
-    """Seats the bot played per game."""
-    results: int
-    """Seat-games played (games times seats)."""
-    mean: float
-    min: int
-    max: int
+    """Seats the bot played per game (the most it played in any one game)."""
+    games: int
+    """Games the bot played in."""
+    games_won: int
+    """Games in which at least one of the bot's seats is among the winners (ties included)."""
     win_share: float
-    """Wins per seat-game; a win shared by k players counts 1/k for each."""
+    """``games_won / games``: how often the bot won; shares of a tie each count in full,
+    so the bots' shares can add up to more than 1."""
+    results: int
+    """Seat-games played (games times seats): what the score statistics are taken over."""
+    mean: float
+    """Mean final score over the seat-games."""
+    min: int
+    """Lowest final score of any of its seats."""
+    max: int
+    """Highest final score of any of its seats."""
 
 
 @frozen
@@ -111,10 +124,13 @@ def play_game(
     seed: int,
     *,
     factories: Sequence[BotFactory] | None = None,
+    record: bool = False,
 ) -> GameResult:
     """Play one full game with the named bots (one per seat) from the game seed ``seed``.
 
-    ``factories`` may hold the already looked-up bot classes, in seat order.
+    ``factories`` may hold the already looked-up bot classes, in seat order. With
+    ``record``, the result carries the game's record; without it no events are collected,
+    which keeps the plain run fast.
 
     :raises BotError: a bot name is unknown.
     :raises SimulationError: a bot raised an exception or chose an illegal action.
@@ -124,7 +140,9 @@ def play_game(
     if factories is None:
         factories = [find_bot(name) for name in bots]
     start, _ = rng.below(rng.seed_state(rng.derive_seed(seed, 0)), players)
-    state = new_game(rs, players, seed=seed, start_player=start)
+    setup: list[Event] | None = [] if record else None
+    log: list[LogEntry] | None = [] if record else None
+    state = new_game(rs, players, seed=seed, start_player=start, events=setup)
     seated: list[Bot] = [
         factory(rs, s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
     ]
@@ -140,7 +158,12 @@ def play_game(
                 f"{type(exc).__name__}: {exc}"
             ) from exc
         try:
-            state = apply(rs, state, action)
+            if log is None:
+                state = apply(rs, state, action)
+            else:
+                events: list[Event] = []
+                state = apply(rs, state, action, events=events)
+                log.append(LogEntry(action=action, events=tuple(events)))
         except TtrError as exc:
             raise SimulationError(
                 f"bot {bots[seat]!r} in seat {seat} chose {action!r} in the game with seed "
@@ -153,6 +176,9 @@ def play_game(
             )
     names = [f"Player {s + 1}" for s in range(players)]
     sheet = score_game(rs, state, names)
+    saved = None
+    if setup is not None and log is not None:
+        saved = Game(rs, state, names, seed=seed, setup=setup, log=log).record()
     return GameResult(
         seed=seed,
         turns=state.turn,
@@ -161,6 +187,7 @@ def play_game(
             for s, p in enumerate(sheet.players)
         ),
         winners=tuple(names[s] for s in sheet.winners),
+        record=saved,
     )
 
 
@@ -172,11 +199,13 @@ def simulate(
     seed: int,
     bots: Sequence[str],
     on_game: Callable[[GameResult], None] | None = None,
+    records: bool = False,
 ) -> Iterator[GameResult]:
     """Play ``games`` games and yield their results in order (see the module's seed rules).
 
     The arguments are checked at once; the games are played as the results are consumed.
-    ``on_game`` is called after each game (e.g. to advance a progress bar).
+    ``on_game`` is called after each game (e.g. to advance a progress bar). With
+    ``records``, each result carries its game's record (see :func:`play_game`).
 
     :raises BotError: a bot name is unknown (before any game is played).
     :raises ValueError: ``players`` is outside the edition's range or ``games`` is negative.
@@ -192,7 +221,7 @@ def simulate(
 
     def run() -> Iterator[GameResult]:
         for i in range(games):
-            result = play_game(rs, names, game_seed(seed, i), factories=factories)
+            result = play_game(rs, names, game_seed(seed, i), factories=factories, record=records)
             if on_game is not None:
                 on_game(result)
             yield result
@@ -201,30 +230,38 @@ def simulate(
 
 
 def summarize(results: Sequence[GameResult]) -> Summary:
-    """Per-bot score statistics and win shares, bots in order of first seat."""
+    """Per-bot score statistics and games won, bots in order of first seat.
+
+    A bot wins a game when at least one of its seats is among the winners; a tie between
+    seats of different bots is a game won by each of them.
+    """
     totals: dict[str, list[int]] = {}
-    wins: dict[str, float] = {}
+    games: dict[str, int] = {}
+    won: dict[str, int] = {}
     seats: dict[str, int] = {}
     for result in results:
-        share = 1 / len(result.winners) if result.winners else 0.0
         per_game: dict[str, int] = {}
+        winning: set[str] = set()
         for p in result.players:
             totals.setdefault(p.bot, []).append(p.total)
-            wins.setdefault(p.bot, 0.0)
             per_game[p.bot] = per_game.get(p.bot, 0) + 1
             if p.name in result.winners:
-                wins[p.bot] += share
+                winning.add(p.bot)
         for bot, n in per_game.items():
             seats[bot] = max(seats.get(bot, 0), n)
+            games[bot] = games.get(bot, 0) + 1
+            won[bot] = won.get(bot, 0) + (bot in winning)
     bots = tuple(
         BotSummary(
             bot=bot,
             seats=seats[bot],
+            games=games[bot],
+            games_won=won[bot],
+            win_share=won[bot] / games[bot],
             results=len(scores),
             mean=sum(scores) / len(scores),
             min=min(scores),
             max=max(scores),
-            win_share=wins[bot] / len(scores),
         )
         for bot, scores in totals.items()
     )

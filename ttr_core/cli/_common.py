@@ -8,7 +8,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from rich.cells import cell_len
 from rich.console import Console
+from rich.table import Table
 
 
 class UsageError(Exception):
@@ -94,9 +96,51 @@ def read_input(path: str) -> tuple[str, bytes]:
         raise CommandError(f"cannot read {path}: {reason}") from None
 
 
+PIPE_WIDTH = 1 << 20
+"""The console width when standard output is not a terminal: wider than any line printed."""
+
+
+def stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (and not a pipe or a file)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+class _PipeConsole(Console):
+    """A console for a pipe or a file: nothing is wrapped or cut to fit a width.
+
+    Lines are never wrapped (the console is :data:`PIPE_WIDTH` wide) and every table is
+    made at least as wide as its title and caption, which rich would otherwise wrap to the
+    width of the columns.
+    """
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        """Print like :meth:`rich.console.Console.print`, with tables fitted to their titles."""
+        for obj in objects:
+            if isinstance(obj, Table):
+                notes = [str(t) for t in (obj.title, obj.caption) if t is not None]
+                widest = max((cell_len(line) for n in notes for line in n.splitlines()), default=0)
+                obj.min_width = max(obj.min_width or 0, widest)
+        super().print(*objects, **kwargs)
+
+
 def console() -> Console:
-    """A console on standard output (plain text when it is not a terminal)."""
-    return Console(highlight=False, markup=False, emoji=False)
+    """A console on standard output, plain text without markup.
+
+    On a terminal, tables fit the terminal's width. Anywhere else (``ttr editions | cat``,
+    ``ttr map usa > usa.txt``) every line is printed whole: no wrapping, no ellipsis.
+    """
+    if stdout_is_terminal():
+        return Console(highlight=False, markup=False, emoji=False)
+    return _PipeConsole(highlight=False, markup=False, emoji=False, width=PIPE_WIDTH)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 double route``, ``2 double routes``: a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def print_json(value: Any, *, indent: int | None = 2) -> None:

@@ -30,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     table = Table(title="Installed editions")
     for column in ("Id", "Name", "Aliases", "Players", "Built-in", "Distribution"):
-        table.add_column(column)
+        # On a narrow terminal a long alias is broken over lines rather than cut short.
+        table.add_column(column, overflow="fold")
     for ed in editions:
         lo, hi = ed["players"]
         table.add_row(
