@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+import ttr_india
 from helpers import FixtureEdition, map_dict
 
 import ttr_core
@@ -186,6 +187,16 @@ def test_network_longest_path_own_and_borrowed(context: ScoringContext) -> None:
     assert red.own.longest_path() == 5 == context.longest_paths[0]
     assert red.longest_path() == 1 + 2 + 2 + 3
     assert context.own_networks[1].longest_path() == 3
+
+
+def test_grand_tour_counts_own_routes_only(context: ScoringContext) -> None:
+    """GRAND-1: a ticket completed through a borrowed track, whose cities are
+    2-edge-connected only with it, does not qualify for India's Grand Tour."""
+    red = context.networks[0]
+    ticket, result = context.tickets[0][0], context.ticket_results[0][0]
+    assert (ticket.a, ticket.b, result.completed) == ("B", "C", True)
+    assert red.two_edge_connected("B", "C")
+    assert not ttr_india.qualifies(ticket, result, red)
 
 
 def test_network_unknown_city_is_a_map_data_error(context: ScoringContext) -> None:
@@ -363,6 +374,18 @@ def test_hooks_example_country_tickets_score_like_the_test_edition() -> None:
         routes = tuple(r for r in range(len(own.routes)) if (r * 7 + seed) % 3)
         pos = Position(players=(PlayerPosition(name="A", routes=routes, tickets=tuple(countries)),))
         assert score_position(documented, pos).players == score_position(own, pos).players
+
+
+def test_hooks_example_grand_tour_is_india_s() -> None:
+    """The Grand Tour example gives the India plugin's points on the real position."""
+    from ttr_core.position import read_position
+
+    text = (ROOT / "examples" / "positions" / "india.json").read_text(encoding="utf-8")
+    rs, pos = read_position(text)
+    ctx = scoring_context(rs, pos)
+    plugin = example_plugin("grand_tour")
+    assert plugin.ttr_final_bonuses(context=ctx) == ttr_india.ttr_final_bonuses(context=ctx)
+    assert plugin.ttr_final_bonuses(context=ctx) == {"grand_tour": [10, 5]}
 
 
 def test_hooks_example_network_prints_what_it_says(capsys: pytest.CaptureFixture[str]) -> None:
