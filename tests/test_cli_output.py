@@ -218,17 +218,9 @@ class Frontier(Borderland):
 
         Only the first paragraph is shown by ``ttr map``.
         """
-        rs = context.ruleset
+        arrows = {city.id for city in context.map.cities if city.country}
         return {
-            "frontier": [
-                3
-                if any(
-                    rs.city_country[rs.route_a[r]] or rs.city_country[rs.route_b[r]]
-                    for r in p.routes
-                )
-                else 0
-                for p in context.position.players
-            ]
+            "frontier": [3 if network.cities & arrows else 0 for network in context.own_networks]
         }
 
 
@@ -303,7 +295,7 @@ class Undocumented:
 
     @hookimpl
     def ttr_final_bonuses(self, context: ScoringContext) -> Mapping[str, Sequence[int]]:
-        return {"mystery": [0 for _ in context.position.players]}
+        return {"mystery": [0 for _ in context.names]}
 
 
 def test_bonuses_of_plugins_that_fail_or_have_no_docstring_are_still_listed() -> None:

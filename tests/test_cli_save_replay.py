@@ -208,7 +208,7 @@ def test_log_prints_the_game_move_by_move(ttr: Any) -> None:
 def test_log_words_do_not_depend_on_hidden_outcomes(usa: Ruleset) -> None:
     game = short_game()
     record = game.record()
-    before = list(replay_cli.states(game))
+    before = list(game.history())
     blind, keep = record.log[3], record.log[0]
     other_card = LogEntry(blind.action, (BlindDrawn(player=1, card=card_index("blue")),))
     other_tickets = LogEntry(
@@ -240,7 +240,7 @@ def test_log_lines_give_turn_and_player(ttr: Any, saved: Path) -> None:
     path = next(saved.iterdir())
     game = Game.load(path.read_bytes())
     lines = ttr("replay", str(path), "--log").out.splitlines()[1:]
-    states = list(replay_cli.states(game))
+    states = list(game.history())
     assert len(lines) == len(game.log) == len(states) - 1
     for line, state in zip(lines, states, strict=False):
         opening = state.phase is Phase.OPENING_TICKETS
@@ -329,7 +329,7 @@ def test_at_shows_stations_a_tunnel_and_a_payment_in_progress(
     ttr: Any, europe_record: Path, tmp_path: Path
 ) -> None:
     game = Game.load(europe_record.read_bytes())
-    at = next(i for i, state in enumerate(replay_cli.states(game)) if state.tunnel is not None)
+    at = next(i for i, state in enumerate(game.history()) if state.tunnel is not None)
     out = ttr("replay", str(europe_record), "--at", str(at)).out
     assert "to pay for the tunnel or withdraw" in out and "\nTunnel: " in out
     assert "Stations left" in out and "\nStations of Player 1: " in out
@@ -338,7 +338,7 @@ def test_at_shows_stations_a_tunnel_and_a_payment_in_progress(
     nordic = Game.load((tmp_path / "3.json").read_bytes())
     at, choice = next(
         (i, state.choice)
-        for i, state in enumerate(replay_cli.states(nordic))
+        for i, state in enumerate(nordic.history())
         if state.choice is not None
     )
     out = ttr("replay", str(tmp_path / "3.json"), "--at", str(at)).out

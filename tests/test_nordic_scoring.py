@@ -23,14 +23,9 @@ from ttr_core import EditionInfo, PositionError, Ruleset, edition, hookimpl, sco
 from ttr_core.cli import main
 from ttr_core.edition import InstalledEdition
 from ttr_core.mapdata import MapData, structure_map
+from ttr_core.plugin import ScoringContext
 from ttr_core.position import parse_position, position_to_json, read_position
-from ttr_core.scoring import (
-    ScoringContext,
-    TicketResult,
-    position_of,
-    score_position,
-    scoresheet_json,
-)
+from ttr_core.scoring import position_of, score_position, scoresheet_json, scoring_context
 
 NORDIC_PARAMETERS: dict[str, Any] = {
     **BASE_PARAMETERS,
@@ -493,16 +488,19 @@ def test_globe_3_counted_from_the_finished_games(nordic: Ruleset) -> None:
 
 
 def test_globetrotter_hook_result_shape(globe: Ruleset) -> None:
-    """The hook reads the finished ticket results of the context (GLOBE-3) and returns one
-    list of points per bonus name, in seat order."""
-    pos = position(globe, {"Red": (["A-B"], ["A-B"]), "Blue": ([], []), "Green": ([], [])})
-    ctx = ScoringContext(globe, pos)
-    done = TicketResult(ticket=0, points=2, completed=True)
-    failed = TicketResult(ticket=6, points=-9, completed=False)
-    ctx.ticket_results = [(done, failed), (failed,), (done,)]
+    """The hook reads the finished ticket results of the complete context (GLOBE-3) and
+    returns one list of points per bonus name, in seat order."""
+    players = {"Red": (["A-B"], ["A-B", "A-H"]), "Blue": ([], ["D-H"]), "Green": (["G-H"], ["G-H"])}
+    ctx = scoring_context(globe, position(globe, players))
+    assert ctx.complete
+    assert [[r.completed for r in results] for results in ctx.ticket_results] == [
+        [True, False],
+        [False],
+        [True],
+    ]
     assert ttr_nordic.ttr_final_bonuses(context=ctx) == {"globetrotter": [10, 0, 10]}
-    ctx.ticket_results = [(failed,), (), ()]
-    assert ttr_nordic.ttr_final_bonuses(context=ctx) == {"globetrotter": [0, 0, 0]}
+    ctx = scoring_context(globe, position(globe, {"Red": ([], ["A-H"]), "Blue": ([], [])}))
+    assert ttr_nordic.ttr_final_bonuses(context=ctx) == {"globetrotter": [0, 0]}
 
 
 # -- no longest path bonus (NC-18) ---------------------------------------------------------

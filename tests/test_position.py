@@ -18,12 +18,10 @@ from ttr_core.bots import GreedyBot, RandomBot
 from ttr_core.engine import apply, new_game
 from ttr_core.errors import PositionError, UnknownEditionError
 from ttr_core.legal import LegalActions
-from ttr_core.mapdata import MapData, Ticket, load_map_data
+from ttr_core.mapdata import load_map_data
+from ttr_core.plugin import MapData, PlayerNetwork, ScoringContext, Ticket, TicketResult
 from ttr_core.position import load_position, parse_position, position_to_json, read_position
 from ttr_core.scoring import (
-    PlayerNetwork,
-    ScoringContext,
-    TicketResult,
     position_of,
     score_game,
     score_position,
@@ -55,22 +53,19 @@ class Borderland:
         """Country tickets: the best value reached, else minus the lowest value."""
         if ticket.targets is None:
             return None
-        rs = context.ruleset
-
-        def places(name: str) -> list[int]:
-            if name in rs.city_index:
-                return [rs.city_index[name]]
-            return [c for c, country in enumerate(rs.city_country) if country == name]
-
+        countries: dict[str, list[str]] = {}
+        for city in context.map.cities:
+            if city.country is not None:
+                countries.setdefault(city.country, []).append(city.id)
+        starts = countries.get(ticket.a, [ticket.a])
         reached = [
             value
             for country, value in ticket.targets.items()
-            if any(network.connects(s, t) for s in places(ticket.a) for t in places(country))
+            if any(network.reaches(start, countries[country]) for start in starts)
         ]
-        index = rs.ticket_index[ticket.id]
         if reached:
-            return TicketResult(ticket=index, points=max(reached), completed=True)
-        return TicketResult(ticket=index, points=-min(ticket.targets.values()), completed=False)
+            return TicketResult(ticket=ticket.id, points=max(reached), completed=True)
+        return TicketResult(ticket=ticket.id, points=-min(ticket.targets.values()), completed=False)
 
 
 @pytest.fixture(scope="module")

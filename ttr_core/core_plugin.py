@@ -9,10 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ttr_core.edition import OptionSpec
-from ttr_core.hookspecs import hookimpl
-from ttr_core.mapdata import MapData, Parameters, Ticket
-from ttr_core.scoring import PlayerNetwork, ScoringContext, TicketResult
+from ttr_core.plugin import (
+    MapData,
+    OptionSpec,
+    Parameters,
+    PlayerNetwork,
+    ScoringContext,
+    Ticket,
+    TicketResult,
+    hookimpl,
+)
 
 CORE_OPTIONS = ("longest_path_at_zero", "tie_break")
 """Names of the options every edition offers through the core."""
@@ -53,30 +59,26 @@ def ttr_ticket_result(
     """A two-city ticket: its points if completed, minus them otherwise (TICKET-6, TICKET-7)."""
     if ticket.b is None or ticket.points is None:
         return None
-    rs = context.ruleset
-    done = network.connects(rs.city_index[ticket.a], rs.city_index[ticket.b])
-    index = rs.ticket_index[ticket.id]
+    done = network.connected(ticket.a, ticket.b)
     return TicketResult(
-        ticket=index, points=ticket.points if done else -ticket.points, completed=done
+        ticket=ticket.id, points=ticket.points if done else -ticket.points, completed=done
     )
 
 
 @hookimpl(trylast=True)
 def ttr_final_bonuses(context: ScoringContext) -> Mapping[str, Sequence[int]]:
     """Longest-path bonus to every player on the longest path (PATH-4, PATH-5), unbuilt stations."""
-    rs = context.ruleset
-    p = rs.params
+    p = context.parameters
     out: dict[str, list[int]] = {}
     if p.longest_path_bonus:
         lengths = context.longest_paths
         top = max(lengths, default=0)
-        at_zero = bool(rs.options.get("longest_path_at_zero", False))
+        at_zero = bool(context.options.get("longest_path_at_zero", False))
         out[p.longest_path_bonus_name] = [
             p.longest_path_bonus if (top > 0 or at_zero) and n == top else 0 for n in lengths
         ]
     if p.stations and p.unbuilt_station_points:
         out["unbuilt_stations"] = [
-            (p.stations - len(pp.stations)) * p.unbuilt_station_points
-            for pp in context.position.players
+            (p.stations - len(built)) * p.unbuilt_station_points for built in context.stations
         ]
     return out

@@ -100,3 +100,42 @@ def _farthest(adj: dict[int, list[tuple[int, int, int]]], start: int) -> tuple[i
                 stack.append(other)
     far = max(dist, key=dist.__getitem__)
     return far, dist[far]
+
+
+def bridges(edges: Sequence[tuple[int, int]]) -> list[int]:
+    """Positions in ``edges`` of the bridges: the edges whose removal disconnects their ends.
+
+    ``edges`` is a multigraph: two edges between the same cities are never bridges. An
+    iterative depth-first search with low-links (Tarjan), skipping only the edge it came
+    by, not every edge back to the parent city.
+    """
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(edges):
+        adj.setdefault(a, []).append((i, b))
+        adj.setdefault(b, []).append((i, a))
+    order: dict[int, int] = {}
+    low: dict[int, int] = {}
+    found: list[int] = []
+    for root in adj:
+        if root in order:
+            continue
+        order[root] = low[root] = len(order)
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            city, via, todo = stack[-1]
+            for i, other in todo:
+                if i == via:
+                    continue
+                if other not in order:
+                    order[other] = low[other] = len(order)
+                    stack.append((other, i, iter(adj[other])))
+                    break
+                low[city] = min(low[city], order[other])
+            else:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    low[parent] = min(low[parent], low[city])
+                    if low[city] > order[parent]:
+                        found.append(via)
+    return sorted(found)

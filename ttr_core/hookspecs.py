@@ -18,7 +18,8 @@ import pluggy
 if TYPE_CHECKING:
     from ttr_core.edition import EditionInfo, OptionSpec
     from ttr_core.mapdata import MapData, Parameters, Ticket
-    from ttr_core.scoring import PlayerNetwork, ScoringContext, TicketResult
+    from ttr_core.network import PlayerNetwork
+    from ttr_core.scoring import ScoringContext, TicketResult
 
 PROJECT = "ttr"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -86,14 +87,16 @@ def ttr_ticket_result(
 ) -> TicketResult | None:
     """Score one kept ticket of one player at the end of the game.
 
-    Play time (once per ticket per final scoring). Stops at the first non-None result.
-    The core's default scores a two-city ticket: its points if the cities are joined by
-    the player's network, minus its points otherwise.
+    Play time (once per ticket per final scoring, and once per station assignment tried).
+    Stops at the first non-None result. The core's default scores a two-city ticket: its
+    points if ``network.connected(a, b)``, minus its points otherwise.
 
     :param ticket: the ticket to score.
-    :param network: the player's routes (with borrowed routes, where stations apply).
-    :param context: the whole scoring in progress.
-    :returns: a :class:`~ttr_core.scoring.TicketResult`, or None to let another plugin decide.
+    :param network: the player's tracks (with borrowed ones, where stations apply).
+    :param context: the scoring in progress; its networks and ticket results are not
+        ready yet (``context.complete`` is False).
+    :returns: a :class:`~ttr_core.scoring.TicketResult` naming the ticket by id, or None
+        to let another plugin decide.
     """
 
 
@@ -105,6 +108,6 @@ def ttr_final_bonuses(context: ScoringContext) -> Mapping[str, Sequence[int]] | 
     name to the points of every player, in seat order. The core awards the longest
     path bonus when the parameters declare one and the unbuilt-station points.
 
-    :param context: the scoring in progress: players' networks, ticket results, longest paths.
+    :param context: the complete, read-only scoring: networks, ticket results, longest paths.
     :returns: ``{bonus_name: [points per player]}`` or None.
     """

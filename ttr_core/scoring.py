@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import product
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from attrs import field, frozen
+from attrs import frozen
 
 from ttr_core.errors import MapDataError
-from ttr_core.graph import UnionFind, longest_trail
+from ttr_core.mapdata import MapData, Parameters, Ticket
+from ttr_core.network import PlayerNetwork
 
 if TYPE_CHECKING:
     from ttr_core.ruleset import Ruleset
@@ -41,27 +43,15 @@ class Position:
 
 
 @frozen
-class PlayerNetwork:
-    """The tracks one player may use for tickets: their own plus any borrowed by stations."""
-
-    seat: int
-    own: tuple[int, ...]
-    borrowed: tuple[int, ...]
-    components: UnionFind = field(eq=False, repr=False)
-
-    def connects(self, a: int, b: int) -> bool:
-        """Whether cities ``a`` and ``b`` (indices) are joined by the network."""
-        return self.components.connected(a, b)
-
-
-@frozen
 class TicketResult:
-    """How one kept ticket scored."""
+    """How one kept ticket scored: what ``ttr_ticket_result`` returns."""
 
     ticket: int
-    """Ticket index."""
+    """The ticket's id in the map data."""
     points: int
+    """Points added to the player's total: negative for a ticket that failed."""
     completed: bool
+    """Whether the ticket counts as completed (for tie-breakers and bonuses)."""
 
 
 @frozen
@@ -99,48 +89,139 @@ class Scoresheet:
 
 
 class ScoringContext:
-    """The scoring in progress, handed to the scoring hooks."""
+    """The final scoring in progress, as the scoring hooks see it: read-only, in map ids.
+
+    ``ttr_final_bonuses`` sees it complete. ``ttr_ticket_result`` sees it while tickets
+    are scored: everything is ready then except :attr:`networks` and
+    :attr:`ticket_results`, which stay empty until every ticket of every player is scored
+    (:attr:`complete` tells which). Per-player values are tuples in seat order.
+    """
+
+    __slots__ = (
+        "_complete",
+        "_names",
+        "_networks",
+        "_options",
+        "_own",
+        "_paths",
+        "_results",
+        "_rs",
+        "_station_uses",
+        "_stations",
+        "_tickets",
+    )
 
     def __init__(self, rs: Ruleset, position: Position) -> None:
-        self.ruleset = rs
-        self.position = position
-        self.owner: dict[int, int] = {
-            r: seat for seat, pp in enumerate(position.players) for r in pp.routes
-        }
-        self.longest_paths: list[int] = [
-            longest_trail([(rs.route_a[r], rs.route_b[r], rs.route_len[r]) for r in pp.routes])
-            for pp in position.players
-        ]
-        self.networks: list[PlayerNetwork] = []
-        self.ticket_results: list[tuple[TicketResult, ...]] = []
-        self.station_uses: list[tuple[StationUse, ...]] = []
+        """The context of ``position`` before any ticket is scored; see :func:`scoring_context`."""
+        players = position.players
+        self._rs = rs
+        self._names = tuple(pp.name for pp in players)
+        self._options: Mapping[str, Any] = MappingProxyType(dict(rs.options))
+        self._tickets = tuple(tuple(rs.tickets[t] for t in pp.tickets) for pp in players)
+        self._stations = tuple(tuple(rs.city_ids[c] for c in pp.stations) for pp in players)
+        self._own = tuple(PlayerNetwork(rs, seat, pp.routes) for seat, pp in enumerate(players))
+        self._paths = tuple(network.longest_path() for network in self._own)
+        self._complete = False
+        self._networks: tuple[PlayerNetwork, ...] = ()
+        self._results: tuple[tuple[TicketResult, ...], ...] = ()
+        self._station_uses: tuple[tuple[StationUse, ...], ...] = ()
 
+    @property
+    def edition(self) -> str:
+        """The edition id."""
+        return self._rs.id
 
-def _network(rs: Ruleset, seat: int, own: Sequence[int], borrowed: Sequence[int]) -> PlayerNetwork:
-    uf = UnionFind(len(rs.city_ids))
-    for r in (*own, *borrowed):
-        uf.union(rs.route_a[r], rs.route_b[r])
-    return PlayerNetwork(seat=seat, own=tuple(own), borrowed=tuple(borrowed), components=uf)
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The ruleset's options, defaults filled in (read-only)."""
+        return self._options
+
+    @property
+    def parameters(self) -> Parameters:
+        """The rule parameters in force."""
+        return self._rs.params
+
+    @property
+    def map(self) -> MapData:
+        """The edition's map data: cities, tracks and tickets."""
+        return self._rs.map
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names; their number is the number of players."""
+        return self._names
+
+    @property
+    def tickets(self) -> tuple[tuple[Ticket, ...], ...]:
+        """Each player's kept tickets, in the order of their ticket results."""
+        return self._tickets
+
+    @property
+    def stations(self) -> tuple[tuple[str, ...], ...]:
+        """The cities of each player's built stations (empty without stations)."""
+        return self._stations
+
+    @property
+    def own_networks(self) -> tuple[PlayerNetwork, ...]:
+        """Each player's network of their own tracks, nothing borrowed."""
+        return self._own
+
+    @property
+    def longest_paths(self) -> tuple[int, ...]:
+        """Each player's longest continuous path on own tracks (rules PATH-1 to PATH-3)."""
+        return self._paths
+
+    @property
+    def complete(self) -> bool:
+        """Whether every ticket is scored: :attr:`networks` and :attr:`ticket_results` are
+        filled. False in ``ttr_ticket_result``, True in ``ttr_final_bonuses``."""
+        return self._complete
+
+    @property
+    def networks(self) -> tuple[PlayerNetwork, ...]:
+        """Each player's network as their tickets were scored: own tracks plus those
+        borrowed by the chosen station assignment. Empty until :attr:`complete`."""
+        return self._networks
+
+    @property
+    def ticket_results(self) -> tuple[tuple[TicketResult, ...], ...]:
+        """Each player's ticket results, in the order of :attr:`tickets`. Empty until
+        :attr:`complete`."""
+        return self._results
+
+    def _finish(
+        self,
+        networks: Sequence[PlayerNetwork],
+        results: Sequence[tuple[TicketResult, ...]],
+        uses: Sequence[tuple[StationUse, ...]],
+    ) -> None:
+        self._networks = tuple(networks)
+        self._results = tuple(results)
+        self._station_uses = tuple(uses)
+        self._complete = True
 
 
 def _score_tickets(
     rs: Ruleset, pp: PlayerPosition, network: PlayerNetwork, ctx: ScoringContext
 ) -> tuple[TicketResult, ...]:
     hook = rs.plugin_manager.hook.ttr_ticket_result
+    tickets, ids = rs.tickets, rs.ticket_ids
     results = []
     for t in pp.tickets:
-        result = hook(ticket=rs.tickets[t], network=network, context=ctx)
+        result = hook(ticket=tickets[t], network=network, context=ctx)
         if result is None:
             raise MapDataError(
-                f"no plugin of edition {rs.id!r} scores {rs.tickets[t].kind} tickets "
+                f"no plugin of edition {rs.id!r} scores {tickets[t].kind} tickets "
                 f"({rs.ticket_name(t)})"
             )
-        results.append(TicketResult(ticket=t, points=result.points, completed=result.completed))
+        if result.ticket != ids[t]:
+            result = TicketResult(ticket=ids[t], points=result.points, completed=result.completed)
+        results.append(result)
     return tuple(results)
 
 
 def _assign_stations(
-    rs: Ruleset, seat: int, pp: PlayerPosition, ctx: ScoringContext
+    rs: Ruleset, seat: int, pp: PlayerPosition, owner: Mapping[int, int], ctx: ScoringContext
 ) -> tuple[PlayerNetwork, tuple[TicketResult, ...], tuple[StationUse, ...]]:
     """Pick, for each station, the opponent track that maximises the owner's score.
 
@@ -150,7 +231,7 @@ def _assign_stations(
     options: list[list[int | None]] = []
     for city in pp.stations:
         candidates: list[int | None] = [
-            r for r in rs.city_routes[city] if ctx.owner.get(r, seat) != seat
+            r for r in rs.city_routes[city] if owner.get(r, seat) != seat
         ]
         options.append(candidates or [None])
     best: tuple[int, int] | None = None
@@ -161,8 +242,10 @@ def _assign_stations(
         if borrowed_set in seen:
             continue  # the same borrowed tracks score the same
         seen.add(borrowed_set)
-        borrowed = sorted(borrowed_set)
-        network = _network(rs, seat, pp.routes, borrowed)
+        if borrowed_set:
+            network = PlayerNetwork(rs, seat, pp.routes, sorted(borrowed_set))
+        else:
+            network = ctx.own_networks[seat]
         results = _score_tickets(rs, pp, network, ctx)
         key = (sum(x.points for x in results), sum(x.completed for x in results))
         if best is None or key > best:
@@ -175,19 +258,34 @@ def _assign_stations(
     return chosen
 
 
-def score_position(rs: Ruleset, position: Position) -> Scoresheet:
-    """Score an end-of-game position by the ruleset's rules."""
+def scoring_context(rs: Ruleset, position: Position) -> ScoringContext:
+    """The complete scoring context of a position, as ``ttr_final_bonuses`` sees it.
+
+    Stations are assigned and every ticket is scored through ``ttr_ticket_result``; no
+    bonus is computed. Useful to test a plugin's bonus on a hand-made position.
+    """
     ctx = ScoringContext(rs, position)
+    owner = {r: seat for seat, pp in enumerate(position.players) for r in pp.routes}
+    networks: list[PlayerNetwork] = []
+    results: list[tuple[TicketResult, ...]] = []
+    uses: list[tuple[StationUse, ...]] = []
     for seat, pp in enumerate(position.players):
         if pp.stations:
-            network, results, uses = _assign_stations(rs, seat, pp, ctx)
+            network, scored, used = _assign_stations(rs, seat, pp, owner, ctx)
         else:
-            network = _network(rs, seat, pp.routes, ())
-            results = _score_tickets(rs, pp, network, ctx)
-            uses = ()
-        ctx.networks.append(network)
-        ctx.ticket_results.append(results)
-        ctx.station_uses.append(uses)
+            network = ctx.own_networks[seat]
+            scored = _score_tickets(rs, pp, network, ctx)
+            used = ()
+        networks.append(network)
+        results.append(scored)
+        uses.append(used)
+    ctx._finish(networks, results, uses)
+    return ctx
+
+
+def score_position(rs: Ruleset, position: Position) -> Scoresheet:
+    """Score an end-of-game position by the ruleset's rules."""
+    ctx = scoring_context(rs, position)
     bonuses: list[dict[str, int]] = [{} for _ in position.players]
     for contribution in reversed(rs.plugin_manager.hook.ttr_final_bonuses(context=ctx)):
         if not contribution:
@@ -211,7 +309,7 @@ def score_position(rs: Ruleset, position: Position) -> Scoresheet:
                 tickets_completed=sum(x.completed for x in results),
                 longest_path=ctx.longest_paths[seat],
                 bonuses=bonuses[seat],
-                stations=ctx.station_uses[seat],
+                stations=ctx._station_uses[seat],
                 stations_built=len(pp.stations),
             )
         )
@@ -279,7 +377,7 @@ def scoresheet_json(rs: Ruleset, sheet: Scoresheet) -> dict[str, Any]:
     for ps in sheet.players:
         tickets = []
         for tr in ps.tickets:
-            t = rs.tickets[tr.ticket]
+            t = rs.tickets[rs.ticket_index[tr.ticket]]
             entry: dict[str, Any] = {"a": t.a}
             if t.targets is not None:
                 entry["to_any"] = list(t.targets)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ttr_core import EditionInfo, MapData, hookimpl, load_packaged_map
+from ttr_core.plugin import EditionInfo, MapData, hookimpl, load_packaged_map
 
 
 @hookimpl

@@ -17,8 +17,15 @@ from typing import Any
 
 from attrs import evolve
 
-from ttr_core import EditionInfo, MapData, OptionSpec, Parameters, hookimpl, load_packaged_map
-from ttr_core.scoring import ScoringContext
+from ttr_core.plugin import (
+    EditionInfo,
+    MapData,
+    OptionSpec,
+    Parameters,
+    ScoringContext,
+    hookimpl,
+    load_packaged_map,
+)
 
 GLOBETROTTER = "globetrotter"
 """The name of the bonus in score sheets and in the ``ttr score`` output."""

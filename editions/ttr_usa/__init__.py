@@ -12,7 +12,14 @@ from typing import Any
 
 from attrs import evolve
 
-from ttr_core import EditionInfo, MapData, OptionSpec, Parameters, hookimpl, load_packaged_map
+from ttr_core.plugin import (
+    EditionInfo,
+    MapData,
+    OptionSpec,
+    Parameters,
+    hookimpl,
+    load_packaged_map,
+)
 
 
 @hookimpl

@@ -20,10 +20,9 @@ from ttr_core.cli._common import (
     print_json,
     sentence,
 )
-from ttr_core.graph import UnionFind
 from ttr_core.mapdata import Ticket, TicketDeal, Track, unstructure_map
 from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import PlayerNetwork, PlayerPosition, Position, ScoringContext
+from ttr_core.scoring import PlayerPosition, Position, ScoringContext, scoring_context
 
 HELP = "show an edition's map: rules, bonuses, every track and every ticket"
 
@@ -287,18 +286,12 @@ def _first_paragraph(function: Any) -> str:
 
 
 def _empty_context(rs: Ruleset) -> ScoringContext:
-    """A scoring context, as final scoring builds it, where no player holds anything."""
+    """A complete scoring context, as final scoring builds it, where no player holds anything."""
     seats = range(rs.params.players[0])
     position = Position(
         players=tuple(PlayerPosition(name=f"Player {i + 1}", routes=(), tickets=()) for i in seats)
     )
-    context = ScoringContext(rs, position)
-    for seat in seats:
-        uf = UnionFind(len(rs.city_ids))
-        context.networks.append(PlayerNetwork(seat=seat, own=(), borrowed=(), components=uf))
-        context.ticket_results.append(())
-        context.station_uses.append(())
-    return context
+    return scoring_context(rs, position)
 
 
 def _deal_text(deal: TicketDeal) -> str:

@@ -13,8 +13,15 @@ from typing import Any
 
 from attrs import evolve
 
-from ttr_core import EditionInfo, MapData, OptionSpec, Parameters, hookimpl, load_packaged_map
-from ttr_core.scoring import ScoringContext
+from ttr_core.plugin import (
+    EditionInfo,
+    MapData,
+    OptionSpec,
+    Parameters,
+    ScoringContext,
+    hookimpl,
+    load_packaged_map,
+)
 
 HARBOURS = ("Quillmere", "Saltreach", "Tidewick")
 """The three harbour cities of the harbour bonus."""
@@ -63,10 +70,9 @@ def ttr_parameters(map_data: MapData, options: Mapping[str, Any]) -> Parameters:
 @hookimpl
 def ttr_final_bonuses(context: ScoringContext) -> Mapping[str, Sequence[int]]:
     """Harbour bonus: 4 points to every player whose own tracks touch all three harbours."""
-    rs = context.ruleset
-    harbours = {rs.city_index[name] for name in HARBOURS}
-    points = []
-    for player in context.position.players:
-        touched = {rs.route_a[r] for r in player.routes} | {rs.route_b[r] for r in player.routes}
-        points.append(HARBOUR_BONUS if harbours <= touched else 0)
-    return {"harbours": points}
+    return {
+        "harbours": [
+            HARBOUR_BONUS if network.cities.issuperset(HARBOURS) else 0
+            for network in context.own_networks
+        ]
+    }

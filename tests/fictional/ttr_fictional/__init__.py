@@ -11,8 +11,14 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from ttr_core import EditionInfo, MapData, OptionSpec, hookimpl, load_packaged_map
-from ttr_core.scoring import ScoringContext
+from ttr_core.plugin import (
+    EditionInfo,
+    MapData,
+    OptionSpec,
+    ScoringContext,
+    hookimpl,
+    load_packaged_map,
+)
 
 __version__ = "0.1.0"
 
@@ -55,11 +61,10 @@ def ttr_map_data(options: Mapping[str, Any]) -> MapData:
 @hookimpl
 def ttr_final_bonuses(context: ScoringContext) -> Mapping[str, Sequence[int]]:
     """The lighthouse bonus, to every player whose own tracks touch both lighthouses."""
-    rs = context.ruleset
-    bonus: int = rs.options["lighthouse_bonus"]
-    lights = {rs.city_index[name] for name in LIGHTHOUSES}
-    points = []
-    for player in context.position.players:
-        touched = {rs.route_a[r] for r in player.routes} | {rs.route_b[r] for r in player.routes}
-        points.append(bonus if lights <= touched else 0)
-    return {"lighthouses": points}
+    bonus: int = context.options["lighthouse_bonus"]
+    return {
+        "lighthouses": [
+            bonus if network.cities.issuperset(LIGHTHOUSES) else 0
+            for network in context.own_networks
+        ]
+    }
