@@ -206,6 +206,7 @@ def test_errors_page_lists_every_exception() -> None:
     [
         mapdata.MapData,
         mapdata.City,
+        mapdata.Country,
         mapdata.Track,
         mapdata.Ticket,
         mapdata.TicketDeal,

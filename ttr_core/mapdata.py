@@ -46,6 +46,16 @@ class City:
 
 
 @frozen
+class Country:
+    """A neighbouring country whose border arrows are cities with this ``country``."""
+
+    id: str
+    """The name as printed on the board and the tickets."""
+    aliases: tuple[str, ...] = ()
+    """Other names a user may type (the country's name in another language)."""
+
+
+@frozen
 class Track:
     """One track between two cities. A double route is two tracks naming each other."""
 
@@ -143,6 +153,8 @@ class MapData:
     format: int = MAP_FORMAT
     source: str = ""
     """Where the map facts come from (free text)."""
+    countries: tuple[Country, ...] = ()
+    """Aliases of the countries border arrows lead to; a country need not be listed."""
 
     def digest(self) -> str:
         """A stable SHA-256 of the data, recorded in saved games to detect map changes.
@@ -151,6 +163,8 @@ class MapData:
         so records saved before they existed still replay.
         """
         raw = unstructure_map(self)
+        if not raw["countries"]:
+            del raw["countries"]
         for key, default in _LATER_PARAMETERS.items():
             if raw["parameters"].get(key) == default:
                 del raw["parameters"][key]
@@ -184,7 +198,7 @@ def _points_table(value: Any, _: Any) -> Mapping[int, int]:
 def _converter() -> cattrs.Converter:
     conv = strict_converter()
     conv.register_structure_hook_func(lambda t: t == Mapping[int, int], _points_table)
-    for cls in (City, Track, Ticket, TicketDeal, DisplayRules, Parameters, MapData):
+    for cls in (City, Country, Track, Ticket, TicketDeal, DisplayRules, Parameters, MapData):
         conv.register_structure_hook(
             cls, make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
         )
@@ -241,6 +255,14 @@ def validate_map(data: MapData) -> None:
                 names[name] = city.id
     city_ids = {c.id for c in data.cities}
     countries = {c.country for c in data.cities if c.country is not None}
+    for i, country in enumerate(data.countries):
+        if country.id not in countries:
+            errors.append(f"$.countries[{i}].id: no border arrow leads to {country.id!r}")
+        for name in (country.id, *country.aliases):
+            if name in names:
+                errors.append(f"$.countries[{i}]: name {name!r} is already used by {names[name]!r}")
+            else:
+                names[name] = country.id
     track_ids: dict[int, int] = {}
     for i, t in enumerate(data.routes):
         where = f"$.routes[{i}]"
