@@ -253,7 +253,7 @@ def test_score_prints_the_documented_score_sheet(ttr: Any) -> None:
         "bonuses",
     ]
     assert sheet["players"][1]["tickets"] == [
-        {"a": "Helena", "b": "Los Angeles", "points": -8, "completed": False}
+        {"id": 11, "a": "Helena", "b": "Los Angeles", "points": -8, "completed": False}
     ]
 
 
@@ -424,8 +424,8 @@ INVALID: list[tuple[str, Any, str]] = [
     ),
     (
         "ticket-extra-key",
-        usa(who(tickets=[{"a": "Denver", "b": "El Paso", "points": 4}])),
-        "unknown key 'points'",
+        usa(who(tickets=[{"a": "Denver", "b": "El Paso", "value": 4}])),
+        "unknown key 'value'",
     ),
     (
         "ticket-unknown-city",

@@ -27,6 +27,7 @@ from ttr_core.cli.map import edition_bonuses
 from ttr_core.edition import EditionInfo, InstalledEdition, describe_editions
 from ttr_core.game import Game
 from ttr_core.mapdata import MapData
+from ttr_core.plugin import PlayerNetwork, Ticket, TicketResult
 from ttr_core.position import read_position
 from ttr_core.scoring import ScoringContext, score_position
 
@@ -80,7 +81,12 @@ def test_map_lists_every_track_and_ticket(capsys: pytest.CaptureFixture[str], na
     assert f"{len(rs.routes)} tracks" in out
     tickets = rows(out, 5)
     for tk in rs.tickets:
-        assert (str(tk.id), tk.a, tk.b, str(tk.points), tk.kind) in tickets, tk
+        if tk.targets is None:
+            assert (str(tk.id), tk.a, tk.b, str(tk.points), tk.kind) in tickets, tk
+        else:
+            targets = " / ".join(tk.targets)
+            values = " / ".join(str(v) for v in tk.targets.values())
+            assert (str(tk.id), tk.a, targets, values, "country") in tickets, tk
     assert f"{len(rs.tickets)} tickets" in out
 
 
@@ -210,7 +216,26 @@ def test_the_longest_path_at_zero_option_is_shown(capsys: pytest.CaptureFixture[
 
 
 class Frontier(Borderland):
-    """Borderland with a bonus of its own."""
+    """Borderland with a bonus and a ticket rule of its own."""
+
+    @hookimpl
+    def ttr_ticket_result(
+        self, ticket: Ticket, network: PlayerNetwork, context: ScoringContext
+    ) -> TicketResult | None:
+        """Frontier tickets: a completed ticket to a border arrow scores 1 point more.
+
+        Only the first paragraph is shown by ``ttr map``.
+        """
+        if ticket.b is None or ticket.b not in self.arrows(context):
+            return None
+        done = network.connected(ticket.a, ticket.b)
+        points = ticket.points or 0
+        return TicketResult(ticket.id, points + 1 if done else -points, done)
+
+    @staticmethod
+    def arrows(context: ScoringContext) -> set[str]:
+        """The map's border arrows."""
+        return {city.id for city in context.map.cities if city.country}
 
     @hookimpl
     def ttr_final_bonuses(self, context: ScoringContext) -> Mapping[str, Sequence[int]]:
@@ -218,7 +243,7 @@ class Frontier(Borderland):
 
         Only the first paragraph is shown by ``ttr map``.
         """
-        arrows = {city.id for city in context.map.cities if city.country}
+        arrows = self.arrows(context)
         return {
             "frontier": [3 if network.cities & arrows else 0 for network in context.own_networks]
         }
@@ -258,7 +283,7 @@ def test_map_shows_what_the_edition_plugins_add(
     summary = rows(out, 2)
     assert (
         "Ticket scoring",
-        "Country tickets: the best value reached, else minus the lowest value.",
+        "Frontier tickets: a completed ticket to a border arrow scores 1 point more.",
     ) in summary
     assert (
         "frontier",
@@ -311,6 +336,7 @@ def test_map_json_is_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(data) == {"edition", "name", "cities", "routes", "tickets", "parameters"} | {
         "format",
         "source",
+        "countries",
     }
 
 

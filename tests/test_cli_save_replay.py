@@ -337,9 +337,7 @@ def test_at_shows_stations_a_tunnel_and_a_payment_in_progress(
     assert ttr("simulate", *args, "--seed", "3", "--save", str(tmp_path)).code == 0
     nordic = Game.load((tmp_path / "3.json").read_bytes())
     at, choice = next(
-        (i, state.choice)
-        for i, state in enumerate(nordic.history())
-        if state.choice is not None
+        (i, state.choice) for i, state in enumerate(nordic.history()) if state.choice is not None
     )
     out = ttr("replay", str(tmp_path / "3.json"), "--at", str(at)).out
     assert "to choose the cards of the payment" in out

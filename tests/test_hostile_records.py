@@ -21,7 +21,7 @@ from ttr_core.errors import RecordError
 from ttr_core.game import MAX_RECORD_BYTES, Game
 from ttr_core.testing import play_game, ruleset
 
-EDITIONS = ("usa", "europe", "india", "fictional")
+EDITIONS = ("usa", "europe", "india", "switzerland", "fictional")
 Raw = dict[str, Any]
 
 

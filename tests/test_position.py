@@ -19,7 +19,7 @@ from ttr_core.engine import apply, new_game
 from ttr_core.errors import PositionError, UnknownEditionError
 from ttr_core.legal import LegalActions
 from ttr_core.mapdata import load_map_data
-from ttr_core.plugin import MapData, PlayerNetwork, ScoringContext, Ticket, TicketResult
+from ttr_core.plugin import MapData
 from ttr_core.position import load_position, parse_position, position_to_json, read_position
 from ttr_core.scoring import (
     position_of,
@@ -33,7 +33,10 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 class Borderland:
-    """A small test edition: border arrows, stations, tunnels, a ferry, country tickets."""
+    """A small test edition: border arrows, stations, tunnels, a ferry, country tickets.
+
+    It has no Python for its tickets: the core scores country tickets.
+    """
 
     def __init__(self) -> None:
         self.data = load_map_data((FIXTURES / "score_borderland.json").read_text("utf-8"))
@@ -45,27 +48,6 @@ class Borderland:
     @hookimpl
     def ttr_map_data(self, options: Mapping[str, Any]) -> MapData:
         return self.data
-
-    @hookimpl
-    def ttr_ticket_result(
-        self, ticket: Ticket, network: PlayerNetwork, context: ScoringContext
-    ) -> TicketResult | None:
-        """Country tickets: the best value reached, else minus the lowest value."""
-        if ticket.targets is None:
-            return None
-        countries: dict[str, list[str]] = {}
-        for city in context.map.cities:
-            if city.country is not None:
-                countries.setdefault(city.country, []).append(city.id)
-        starts = countries.get(ticket.a, [ticket.a])
-        reached = [
-            value
-            for country, value in ticket.targets.items()
-            if any(network.reaches(start, countries[country]) for start in starts)
-        ]
-        if reached:
-            return TicketResult(ticket=ticket.id, points=max(reached), completed=True)
-        return TicketResult(ticket=ticket.id, points=-min(ticket.targets.values()), completed=False)
 
 
 @pytest.fixture(scope="module")
@@ -132,8 +114,8 @@ def test_hand_checked_usa_position_scores_as_computed_by_hand(usa: Ruleset) -> N
     ]
     assert sheet["winners"] == ["Bob"]
     assert sheet["players"][0]["tickets"] == [
-        {"a": "Denver", "b": "El Paso", "points": 4, "completed": True},
-        {"a": "Kansas City", "b": "Houston", "points": -5, "completed": False},
+        {"id": 7, "a": "Denver", "b": "El Paso", "points": 4, "completed": True},
+        {"id": 12, "a": "Kansas City", "b": "Houston", "points": -5, "completed": False},
     ]
     assert sheet["players"][0]["tickets_completed"] == 1
     assert "stations" not in sheet["players"][0]
@@ -281,8 +263,8 @@ def test_country_tickets_match_origin_and_target_set(bl: Ruleset) -> None:
         )
 
 
-def test_country_ticket_scores_through_the_edition(bl: Ruleset) -> None:
-    """COUNTRY-5: Gamma reaches Nordland by Gamma-Nordland 2, worth 4."""
+def test_country_ticket_scores_through_the_core(bl: Ruleset) -> None:
+    """COUNTRY-5: Gamma reaches Nordland by Gamma-Nordland 2, worth 4; the core scores it."""
     pos = parse_position(
         bl,
         position(
@@ -295,7 +277,7 @@ def test_country_ticket_scores_through_the_edition(bl: Ruleset) -> None:
     )
     sheet = scoresheet_json(bl, score_position(bl, pos))
     assert sheet["players"][0]["tickets"] == [
-        {"a": "Gamma", "to_any": ["Nordland", "Sudland"], "points": 4, "completed": True}
+        {"id": 6, "a": "Gamma", "to_any": ["Nordland", "Sudland"], "points": 4, "completed": True}
     ]
 
 

@@ -1,7 +1,7 @@
 """The core's default hook implementations, registered ``trylast`` in every ruleset.
 
 They implement the shared mechanics an edition switches on by its parameters: the
-two-city ticket, the longest-path bonus and the points for unbuilt stations.
+two-city and country tickets, the longest-path bonus and the points for unbuilt stations.
 """
 
 from __future__ import annotations
@@ -56,7 +56,19 @@ def ttr_parameters(map_data: MapData, options: Mapping[str, Any]) -> Parameters:
 def ttr_ticket_result(
     ticket: Ticket, network: PlayerNetwork, context: ScoringContext
 ) -> TicketResult | None:
-    """A two-city ticket: its points if completed, minus them otherwise (TICKET-6, TICKET-7)."""
+    """A two-city ticket: its points if completed, minus them otherwise (TICKET-6, TICKET-7).
+
+    A country ticket (Switzerland): the highest value among the listed countries its
+    origin is connected to, or minus the lowest value when none is (COUNTRY-5 to
+    COUNTRY-9). A country origin means any of its border arrows.
+    """
+    if ticket.targets is not None:
+        reached = network.reached(ticket.a, ticket.targets)
+        if reached:
+            best = max(ticket.targets[country] for country in reached)
+            return TicketResult(ticket=ticket.id, points=best, completed=True)
+        lowest = min(ticket.targets.values())
+        return TicketResult(ticket=ticket.id, points=-lowest, completed=False)
     if ticket.b is None or ticket.points is None:
         return None
     done = network.connected(ticket.a, ticket.b)

@@ -84,6 +84,16 @@ class City:
 
 
 @frozen
+class Country:
+    """A neighbouring country whose border arrows are cities with this ``country``."""
+
+    id: str
+    """The name as printed on the board and the tickets."""
+    aliases: tuple[str, ...] = ()
+    """Other names a user may type (the country's name in another language)."""
+
+
+@frozen
 class Track:
     """One track between two cities. A double route is two tracks naming each other."""
 
@@ -181,6 +191,8 @@ class MapData:
     format: int = MAP_FORMAT
     source: str = ""
     """Where the map facts come from (free text)."""
+    countries: tuple[Country, ...] = ()
+    """Aliases of the countries border arrows lead to; a country need not be listed."""
 
     def digest(self) -> str:
         """A stable SHA-256 of the data, recorded in saved games to detect map changes.
@@ -189,6 +201,8 @@ class MapData:
         so records saved before they existed still replay.
         """
         raw = unstructure_map(self)
+        if not raw["countries"]:
+            del raw["countries"]
         for key, default in _LATER_PARAMETERS.items():
             if raw["parameters"].get(key) == default:
                 del raw["parameters"][key]
@@ -289,6 +303,16 @@ def validate_map(data: MapData) -> None:
         bound(f"$.cities[{i}].y", city.y, -MAX_COORDINATE, MAX_COORDINATE)
     city_ids = {c.id for c in data.cities}
     countries = {c.country for c in data.cities if c.country is not None}
+    for i, country in enumerate(data.countries):
+        if country.id not in countries:
+            errors.append(f"$.countries[{i}].id: no border arrow leads to {quote(country.id)}")
+        for name in (country.id, *country.aliases):
+            if name in names:
+                errors.append(
+                    f"$.countries[{i}]: name {quote(name)} is already used by {quote(names[name])}"
+                )
+            else:
+                names[name] = country.id
     track_ids: dict[int, int] = {}
     for i, t in enumerate(data.routes):
         where = f"$.routes[{i}]"

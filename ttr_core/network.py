@@ -2,13 +2,15 @@
 
 Scoring hooks receive a :class:`PlayerNetwork` for each player. It names cities by their
 map ids (or aliases) and tracks by the map's :class:`~ttr_core.mapdata.Track` objects, and
-answers the questions an edition's bonus or ticket asks: are two cities connected, is a
-set of cities reached, are two cities joined by two paths with no track in common, which
-tracks are bridges, how long is the longest path. Answers are computed on first use and
+answers the questions an edition's bonus or ticket asks: are two places connected, which
+of a set of places (cities, or countries by their border arrows) are reached, are two
+cities joined by two paths with no track in common, which tracks are bridges, how long is
+the longest path. Answers are computed on first use and
 kept, so asking twice costs nothing.
 
     network.connected("Bombay", "Madras")
     network.reaches("Bern", ["Italia 1", "Italia 2"])
+    network.reached("France", ["Deutschland", "Österreich", "Italia"])
     network.own.two_edge_connected("Delhi", "Agra")
 """
 
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 class PlayerNetwork:
     """The tracks one player may use for tickets: their own, plus any borrowed by stations.
 
-    Cities are named by map id or alias; an unknown name raises
+    Cities are named by map id or alias, countries by name or alias; an unknown name raises
     :class:`~ttr_core.errors.MapDataError`. Every question is answered on this network's
     tracks, own and borrowed alike; :attr:`own` is the network of the player's own tracks,
     for what the rules count on a player's own trains only (the longest path, India's
@@ -109,21 +111,35 @@ class PlayerNetwork:
     # -- graph questions -------------------------------------------------------------------
 
     def connected(self, a: str, b: str) -> bool:
-        """Whether cities ``a`` and ``b`` are joined by a chain of the network's tracks.
+        """Whether places ``a`` and ``b`` are joined by a chain of the network's tracks.
 
-        ``network.connected("Denver", "El Paso")``; a city is connected to itself.
+        ``network.connected("Denver", "El Paso")``; a city is connected to itself. A
+        place is a city or a country (by name or alias), which stands for any of its
+        border arrows: ``network.connected("France", "Italia")``.
         """
-        return self._components.connected(self._city(a), self._city(b))
+        return bool(self.reached(a, (b,)))
 
     def reaches(self, city: str, targets: Iterable[str]) -> bool:
-        """Whether ``city`` is connected to at least one city of ``targets``.
+        """Whether place ``city`` is connected to at least one place of ``targets``.
 
         For tickets to a place with several cities, such as a country's border arrows:
-        ``network.reaches("Zürich", ["Italia 1", "Italia 2"])``. Every name is checked.
+        ``network.reaches("Zürich", ["Italia 1", "Italia 2"])`` or
+        ``network.reaches("Zürich", ["Italia"])``. Every name is checked.
         """
-        start = self._city(city)
-        ends = [self._city(t) for t in targets]
-        return any(self._components.connected(start, end) for end in ends)
+        return bool(self.reached(city, targets))
+
+    def reached(self, origin: str, targets: Iterable[str]) -> tuple[str, ...]:
+        """The places of ``targets`` connected to place ``origin``, as named, in order.
+
+        Places are cities or countries (a country means any of its border arrows), so
+        a country ticket asks ``network.reached(ticket.a, ticket.targets)``: for
+        ``"France"`` and ``["Deutschland", "Italia"]``, the countries that some French
+        arrow is joined to. Every name is checked.
+        """
+        find = self._components.find
+        roots = {find(c) for c in self._places(origin)}
+        named = [(t, self._places(t)) for t in targets]
+        return tuple(t for t, cities in named if any(find(c) in roots for c in cities))
 
     def two_edge_connected(self, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` are joined by two paths that share no track.
@@ -171,6 +187,16 @@ class PlayerNetwork:
         return self._longest
 
     # -- internals ------------------------------------------------------------------------
+
+    def _places(self, name: str) -> tuple[int, ...]:
+        try:
+            found = self._rs.place_cities(name)
+        except TypeError:
+            found = ()
+        if not found:
+            what = "city or country" if self._rs.country_arrows else "city"
+            raise MapDataError(f"no {what} {name!r} on the map of edition {self._rs.id!r}")
+        return found
 
     def _city(self, name: str) -> int:
         try:

@@ -22,8 +22,12 @@ The input format is a public contract::
   need neither: the first one that no earlier player or route took is used.
 * ``tickets``: the names printed on the card, ``{"a": ..., "b": ...}`` in either order, or
   for a country ticket ``{"a": origin, "to_any": [countries]}`` (the set of countries must
-  match the card). A ticket may be held, over all players, as many times as the deck has
-  cards with the same names.
+  match the card; a country may be named by an alias, e.g. ``Italien`` for ``Italia``).
+  When the deck has several cards with the same places, ``"id"`` (the map's ticket id)
+  or, for a city ticket, ``"points"`` tells them apart. Identical copies (Switzerland's
+  doubled country cards) are interchangeable and need neither: the first copy no earlier
+  entry took is used. Cards that differ and are not told apart are refused, naming them.
+  A ticket may be held, over all players, as many times as the deck has such cards.
 * ``stations`` (optional): names of the cities with the player's stations; only in
   editions with stations.
 
@@ -42,6 +46,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from attrs import evolve
 
 from ttr_core.cards import ROUTE_COLOR_NAMES
 from ttr_core.errors import PositionError, quote
@@ -120,10 +126,8 @@ class _Resolver:
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
-        self.countries: dict[str, tuple[int, ...]] = {}
-        for c, country in enumerate(rs.city_country):
-            if country is not None:
-                self.countries[country] = (*self.countries.get(country, ()), c)
+        self.countries: dict[str, str] = rs.country_id
+        """Country names and aliases -> the country's id."""
         self.pair_tracks: dict[frozenset[int], list[int]] = {}
         for r in range(len(rs.routes)):
             key = frozenset((rs.route_a[r], rs.route_b[r]))
@@ -141,7 +145,7 @@ class _Resolver:
         c = self.rs.city_index.get(name)
         if c is not None:
             return (c,)
-        arrows = self.countries.get(name)
+        arrows = self.rs.place_cities(name)
         if arrows:
             return arrows
         names = [*self.rs.city_index, *self.countries]
@@ -153,7 +157,7 @@ class _Resolver:
         if c is not None:
             return self.rs.city_ids[c]
         if name in self.countries:
-            return name
+            return self.countries[name]
         names = [*self.rs.city_index, *self.countries]
         raise _fail(where, f"unknown city or country {quote(name)}{_suggest(name, names)}")
 
@@ -236,23 +240,29 @@ def _track_candidates(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[
 
 
 def _ticket_key(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[Any, ...]:
-    """A key equal for every card printed with the same names (see ``_card_key``)."""
+    """A key equal for every card printed with the same places (see ``_card_key``)."""
     if "to_any" in raw:
         if "b" in raw:
             raise _fail(where, "give either 'b' or 'to_any', not both")
+        if "points" in raw:
+            raise _fail(
+                f"{where}.points",
+                "a country ticket has a value per country; tell it apart by its 'id'",
+            )
         origin = res.place(_string(raw["a"], f"{where}.a"), f"{where}.a")
         targets = _list(raw["to_any"], f"{where}.to_any")
         if not targets:
             raise _fail(f"{where}.to_any", "expected at least one country")
-        names = []
+        names: list[str] = []
         for j, t in enumerate(targets):
             name = _string(t, f"{where}.to_any[{j}]")
-            if name not in res.countries:
+            country = res.countries.get(name)
+            if country is None:
                 shown = _suggest(name, res.countries)
                 raise _fail(f"{where}.to_any[{j}]", f"unknown country {quote(name)}{shown}")
-            if name in names:
+            if country in names:
                 raise _fail(f"{where}.to_any[{j}]", f"{quote(name)} is listed twice")
-            names.append(name)
+            names.append(country)
         return ("country", origin, frozenset(names))
     if "b" not in raw:
         raise _fail(where, "missing key 'b' (or 'to_any' for a country ticket)")
@@ -269,10 +279,61 @@ def _card_key(rs: Ruleset, i: int) -> tuple[Any, ...]:
     return ("cities", frozenset((rs.city_index[t.a], rs.city_index[t.b or ""])))
 
 
+def _card_value(rs: Ruleset, i: int) -> tuple[Any, ...]:
+    """What tells two cards with the same places apart: equal for identical copies."""
+    t = rs.tickets[i]
+    targets = None if t.targets is None else frozenset(t.targets.items())
+    return (t.kind, t.points, targets)
+
+
+def _card_text(rs: Ruleset, i: int) -> str:
+    """A card for messages: ``ticket 7 (6 points)`` or ``ticket 43 (Deutschland 5, ...)``."""
+    t = rs.tickets[i]
+    if t.targets is not None:
+        values = ", ".join(f"{country} {points}" for country, points in t.targets.items())
+        return f"ticket {t.id} ({values})"
+    return f"ticket {t.id} ({t.points} points)"
+
+
 def _ticket_name(raw: dict[str, Any]) -> str:
     if "to_any" in raw:
         return _shown(f"{raw['a']}-{'/'.join(str(t) for t in raw['to_any'])}")
     return _shown(f"{raw['a']}-{raw['b']}")
+
+
+def _ticket_cards(
+    rs: Ruleset, cards: Sequence[int], raw: dict[str, Any], where: str
+) -> tuple[int, ...]:
+    """The cards a ticket entry may mean: all identical copies of one card, in deck order.
+
+    ``id`` picks one card, ``points`` (city tickets) keeps the cards of that value; when
+    cards that are not identical remain, the entry is refused naming them.
+    """
+    name = _ticket_name(raw)
+    if "id" in raw:
+        tid = raw["id"]
+        if not isinstance(tid, int) or isinstance(tid, bool):
+            raise _fail(f"{where}.id", f"expected a ticket id (an integer), got {_kind(tid)}")
+        kept = [i for i in cards if rs.ticket_ids[i] == tid]
+        if not kept:
+            found = ", ".join(_card_text(rs, i) for i in cards)
+            raise _fail(f"{where}.id", f"ticket {tid} is not {name} (there is: {found})")
+        cards = kept
+    if "points" in raw:
+        points = raw["points"]
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise _fail(f"{where}.points", f"expected an integer, got {_kind(points)}")
+        kept = [i for i in cards if rs.tickets[i].points == points]
+        if not kept:
+            found = ", ".join(_card_text(rs, i) for i in cards)
+            raise _fail(f"{where}.points", f"no ticket {name} worth {points} (there is: {found})")
+        cards = kept
+    values = {_card_value(rs, i) for i in cards}
+    if len(values) > 1:
+        found = " or ".join(_card_text(rs, i) for i in cards)
+        hint = "its 'id'" if "to_any" in raw else "its 'id' or 'points'"
+        raise _fail(where, f"{name} could be {found}; give {hint}")
+    return tuple(cards)
 
 
 def parse_position(rs: Ruleset, raw: Any) -> Position:
@@ -310,10 +371,10 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
             )
         names[name] = i
     owner: dict[int, tuple[int, int]] = {}
-    ticket_uses: dict[tuple[Any, ...], int] = {}
     ticket_cards: dict[tuple[Any, ...], list[int]] = {}
     for t in range(len(rs.tickets)):
         ticket_cards.setdefault(_card_key(rs, t), []).append(t)
+    asked: list[list[tuple[str, str, tuple[int, ...], bool]]] = []
     station_city: dict[int, tuple[int, int]] = {}
     out: list[PlayerPosition] = []
     few = len(entries) < params.double_routes_min_players
@@ -358,24 +419,16 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
                 f"players[{i}].routes",
                 f"{shown}'s routes use {used} trains, but a player has only {params.trains}",
             )
-        tickets: list[int] = []
+        mine: list[tuple[str, str, tuple[int, ...], bool]] = []
         for j, item in enumerate(_list(p["tickets"], f"players[{i}].tickets")):
             where = f"players[{i}].tickets[{j}]"
-            item = _object(item, where, ("a",), ("b", "to_any"))
-            key = _ticket_key(res, item, where)
-            cards = ticket_cards.get(key, [])
+            item = _object(item, where, ("a",), ("b", "to_any", "id", "points"))
+            cards = ticket_cards.get(_ticket_key(res, item, where), [])
             if not cards:
                 raise _fail(where, f"no ticket {_ticket_name(item)} in the {info.id} deck")
-            n = ticket_uses.get(key, 0)
-            if n >= len(cards):
-                copies = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
-                raise _fail(
-                    where,
-                    f"ticket {_ticket_name(item)} is held {n + 1} times, but the deck has "
-                    f"{copies} of it",
-                )
-            ticket_uses[key] = n + 1
-            tickets.append(cards[n])
+            copies = _ticket_cards(rs, cards, item, where)
+            mine.append((where, _ticket_name(item), copies, "id" in item))
+        asked.append(mine)
         stations: list[int] = []
         listed = p.get("stations", [])
         items = _list(listed, f"players[{i}].stations")
@@ -399,11 +452,39 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
             station_city[c] = (i, j)
             stations.append(c)
         out.append(
-            PlayerPosition(
-                name=pname, routes=tuple(routes), tickets=tuple(tickets), stations=tuple(stations)
-            )
+            PlayerPosition(name=pname, routes=tuple(routes), tickets=(), stations=tuple(stations))
         )
-    return Position(players=tuple(out))
+    # Tickets named by id are handed out first, then the others get the first free copy.
+    holder: dict[int, str] = {}
+    for mine in asked:
+        for where, _, copies, by_id in mine:
+            if by_id:
+                if copies[0] in holder:
+                    raise _fail(
+                        f"{where}.id",
+                        f"ticket {rs.ticket_ids[copies[0]]} is already held at {holder[copies[0]]}",
+                    )
+                holder[copies[0]] = where
+    held: list[list[int]] = []
+    for mine in asked:
+        tickets_held = []
+        for where, name, copies, by_id in mine:
+            if not by_id:
+                free = [c for c in copies if c not in holder]
+                if not free:
+                    n = sum(1 for c in copies if c in holder) + 1
+                    count = "1 card" if len(copies) == 1 else f"{len(copies)} cards"
+                    raise _fail(
+                        where, f"ticket {name} is held {n} times, but the deck has {count} of it"
+                    )
+                holder[free[0]] = where
+                tickets_held.append(free[0])
+            else:
+                tickets_held.append(copies[0])
+        held.append(tickets_held)
+    return Position(
+        players=tuple(evolve(pp, tickets=tuple(t)) for pp, t in zip(out, held, strict=True))
+    )
 
 
 def load_position(
@@ -439,8 +520,13 @@ def read_position(
 def position_to_json(rs: Ruleset, position: Position) -> dict[str, Any]:
     """Write a position in the ``ttr score`` input format (what :func:`parse_position` reads).
 
-    Colour and length are given only where the track's double route needs them.
+    Colour and length are given only where the track's double route needs them, and a
+    ticket's id only where the deck has another card with the same places, so that the
+    position names exactly the cards held.
     """
+    same: dict[tuple[Any, ...], list[int]] = {}
+    for k in range(len(rs.tickets)):
+        same.setdefault(_card_key(rs, k), []).append(k)
     players = []
     for pp in position.players:
         routes = []
@@ -457,9 +543,12 @@ def position_to_json(rs: Ruleset, position: Position) -> dict[str, Any]:
         for i in pp.tickets:
             tk = rs.tickets[i]
             if tk.targets is not None:
-                tickets.append({"a": tk.a, "to_any": list(tk.targets)})
+                ticket: dict[str, Any] = {"a": tk.a, "to_any": list(tk.targets)}
             else:
-                tickets.append({"a": tk.a, "b": tk.b})
+                ticket = {"a": tk.a, "b": tk.b}
+            if len(same[_card_key(rs, i)]) > 1:
+                ticket["id"] = tk.id
+            tickets.append(ticket)
         player: dict[str, Any] = {"name": pp.name, "routes": routes, "tickets": tickets}
         if rs.params.stations:
             player["stations"] = [rs.city_ids[c] for c in pp.stations]

@@ -129,6 +129,15 @@ class Ruleset:
             for name in (c.id, *c.aliases):
                 self.city_index[name] = i
         self.city_country: tuple[str | None, ...] = tuple(c.country for c in data.cities)
+        # Countries of border arrows: name or alias -> id, and id -> arrows.
+        self.country_arrows: dict[str, tuple[int, ...]] = {}
+        for i, country in enumerate(self.city_country):
+            if country is not None:
+                self.country_arrows[country] = (*self.country_arrows.get(country, ()), i)
+        self.country_id: dict[str, str] = {name: name for name in self.country_arrows}
+        for declared in data.countries:
+            for name in (declared.id, *declared.aliases):
+                self.country_id[name] = declared.id
         routes: tuple[Track, ...] = data.routes
         self.routes = routes
         self.route_ids: tuple[int, ...] = tuple(t.id for t in routes)
@@ -236,6 +245,15 @@ class Ruleset:
         self.group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = {}
         self.clamp_table = bytes(min(i, self.max_route_length) for i in range(256))
+
+    def place_cities(self, name: str) -> tuple[int, ...]:
+        """The cities a ticket's place means: a city (by id or alias), or every border
+        arrow of a country (by name or alias); empty if the map knows no such place."""
+        c = self.city_index.get(name)
+        if c is not None:
+            return (c,)
+        country = self.country_id.get(name)
+        return () if country is None else self.country_arrows[country]
 
     def route_name(self, r: int) -> str:
         """A readable name of the track with index ``r``, e.g. ``Denver-Omaha (id 40)``."""

@@ -378,7 +378,7 @@ def scoresheet_json(rs: Ruleset, sheet: Scoresheet) -> dict[str, Any]:
         tickets = []
         for tr in ps.tickets:
             t = rs.tickets[rs.ticket_index[tr.ticket]]
-            entry: dict[str, Any] = {"a": t.a}
+            entry: dict[str, Any] = {"id": t.id, "a": t.a}
             if t.targets is not None:
                 entry["to_any"] = list(t.targets)
             else:

@@ -78,26 +78,19 @@ class Edge:
 
 
 def ticket_goals(rs: Ruleset) -> tuple[Goal, ...]:
-    """Every ticket of the ruleset as a :class:`Goal` (country tickets reach any arrow)."""
-    by_country: dict[str, list[int]] = {}
-    for c, country in enumerate(rs.city_country):
-        if country is not None:
-            by_country.setdefault(country, []).append(c)
+    """Every ticket of the ruleset as a :class:`Goal` (country tickets reach any arrow).
 
-    def places(name: str) -> tuple[int, ...]:
-        if name in rs.city_index:
-            return (rs.city_index[name],)
-        return tuple(by_country.get(name, ()))
-
+    Places are resolved by the ruleset, as the scorer's player network resolves them.
+    """
     goals = []
     for t in rs.tickets:
         if t.targets is not None:
-            targets = tuple(c for name in t.targets for c in by_country.get(name, ()))
+            targets = tuple(c for name in t.targets for c in rs.place_cities(name))
             value = max(t.targets.values(), default=0)
         else:
-            targets = places(t.b or "")
+            targets = rs.place_cities(t.b or "")
             value = t.points or 0
-        goals.append(Goal(sources=places(t.a), targets=targets, value=value))
+        goals.append(Goal(sources=rs.place_cities(t.a), targets=targets, value=value))
     return tuple(goals)
 
 

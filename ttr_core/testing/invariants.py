@@ -36,6 +36,7 @@ from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Position, position_of, score_position, scoresheet_json
 from ttr_core.serialize import state_from_json, state_to_json
 from ttr_core.state import GameState, Phase
+from ttr_core.testing.golden import differences
 from ttr_core.views import PlayerView, PublicPlayer, redact, view_of
 
 Pick = Callable[[int], int]
@@ -562,4 +563,7 @@ def check_end(game: Game) -> None:
     position = position_of(rs, state, game.names)
     out = check_position(rs, position_to_json(rs, position))
     if out != scoresheet_json(rs, sheet):
-        fail("end: the game's final scoring differs from scoring its position")
+        # Tickets are compared by id, so a ticket mistaken for another with the same
+        # cities shows here even when the points agree.
+        first = next(differences(scoresheet_json(rs, sheet), out, "$"), "")
+        fail(f"end: the game's final scoring differs from scoring its position at {first}")
