@@ -15,14 +15,15 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import FixtureEdition
 
 import ttr_core
-from ttr_core import EditionInfo, Game, MapData, Ruleset, hookimpl
+from ttr_core import Game, Ruleset
 from ttr_core.errors import (
     MAX_MESSAGE,
     IllegalActionError,
@@ -461,24 +462,9 @@ def test_ids_points_and_coordinates_out_of_range_are_refused(
     refused(MapDataError, lambda: load_map_data(json.dumps(data)), pattern)
 
 
-class Served:
-    """An edition plugin that serves the given map data."""
-
-    def __init__(self, data: MapData) -> None:
-        self.data = data
-
-    @hookimpl
-    def ttr_edition_info(self) -> EditionInfo:
-        return EditionInfo(id="served", name="Served")
-
-    @hookimpl
-    def ttr_map_data(self, options: Mapping[str, Any]) -> MapData:
-        return self.data
-
-
 def play_a_little(data: Raw, players: int = 2, moves: int = 12) -> Game:
     """Load the map, build its ruleset and play a few legal moves."""
-    rs = Ruleset(Served(load_map_data(json.dumps(data))))
+    rs = Ruleset(FixtureEdition(load_map_data(json.dumps(data)), "served", ()))
     game = Game.new(rs, players, seed=3)
     for _ in range(moves):
         legal = game.legal_actions()

@@ -14,13 +14,14 @@ from __future__ import annotations
 import copy
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
+from helpers import FixtureEdition
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ttr_core import EditionInfo, Game, MapData, Ruleset, TtrError, hookimpl
+from ttr_core import Game, Ruleset, TtrError
 from ttr_core.edition import installed_editions
 from ttr_core.errors import MAX_MESSAGE
 from ttr_core.mapdata import load_map_data, unstructure_map
@@ -259,21 +260,6 @@ def only_ttr_errors(read: Callable[[Any], object], value: Any) -> None:
 # -- the readers ----------------------------------------------------------------------------
 
 
-class Served:
-    """An edition plugin that serves loaded map data."""
-
-    def __init__(self, data: MapData) -> None:
-        self.data = data
-
-    @hookimpl
-    def ttr_edition_info(self) -> EditionInfo:
-        return EditionInfo(id="served", name="Served")
-
-    @hookimpl
-    def ttr_map_data(self, options: Mapping[str, Any]) -> MapData:
-        return self.data
-
-
 def load_and_save(text: str | bytes) -> None:
     """Load a record; if it loads, save it again as UTF-8 (what ``ttr replay`` prints)."""
     Game.load(text).save().encode("utf-8")
@@ -289,7 +275,7 @@ def read_and_score(text: str | bytes) -> None:
 def load_and_play(text: str | bytes) -> None:
     """Load map data; if it loads, build its ruleset and play a few moves."""
     data = load_map_data(text)
-    rs = Ruleset(Served(data))
+    rs = Ruleset(FixtureEdition(data, "served", ()))
     game = Game.new(rs, rs.params.players[0], seed=1)
     for _ in range(6):
         legal = game.legal_actions()
