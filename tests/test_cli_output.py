@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+import ttr_india
 import ttr_nordic
 from attrs import evolve
 from rich.table import Table
@@ -29,7 +30,7 @@ from ttr_core.game import Game
 from ttr_core.mapdata import MapData
 from ttr_core.plugin import PlayerNetwork, Ticket, TicketResult
 from ttr_core.position import read_position
-from ttr_core.scoring import ScoringContext, score_position
+from ttr_core.scoring import ScoringContext, score_position, scoring_context
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "examples" / "positions"
@@ -419,7 +420,8 @@ def test_score_with_an_unknown_format_is_a_usage_error(
 # -- the sample positions ------------------------------------------------------------------
 
 # Worked out by hand from the maps (route points 1, 2, 4, 7, 10, 15 for lengths 1 to 6;
-# 21 for 8 in Europe, 27 for 9 in Nordic Countries). Per player:
+# 21 for 8 in Europe, 27 for 9 in Nordic Countries; India: 1, 2, 4, 7, 15, 21 for lengths
+# 1, 2, 3, 4, 6, 8). Per player:
 # (route points, ticket points, tickets completed, longest path, bonuses, total).
 SAMPLES: dict[str, tuple[dict[str, tuple[int, int, int, int, dict[str, int], int]], list[str]]] = {
     "usa": (
@@ -467,6 +469,31 @@ SAMPLES: dict[str, tuple[dict[str, tuple[int, int, int, int, dict[str, int], int
             "Cy": (46, 5, 4, 30, {"globetrotter": 10}, 61),
         },
         ["Ann"],
+    ),
+    "india": (
+        {
+            # 2+1+2+2+1+1+4+4+2+2+1+2+1+2+7+1+1+4+2+7 (40 trains); 5+5+7+5+8-5 (Lahore-Delhi
+            # failed); Grand Tour 30 for 4 tickets: Katni-Khandwa round a loop, Jaipur-Raipur
+            # and Bhatinda-Bilaspur through figure eights at Agra, Jodhpur-Lucknow at Delhi;
+            # Katni-Wadi is cut by the bridge Khandwa-Manmad. Path: six odd cities, none two
+            # less than 2 spaces apart, so 40 - 4 without Delhi-Jaipur and Bhopal-Khandwa,
+            # Wadi..Calcutta (36).
+            "Asha": (49, 25, 5, 36, {"india_express": 0, "grand_tour": 30}, 104),
+            # 2+2+2+2+4+2+21+4+7+1+2+2+7+2+7 (43 trains, 2 left); 9+5+6-7 (Raipur-Guntakal
+            # failed); Grand Tour 5: Patna-Madras through the figure eight at Calcutta,
+            # Katni-Waltain and Madras-Quilon cut by bridges. Path: odd cities Katni,
+            # Bareilly, Quilon, Waltain; 43 - 6 without Katni-Patna-Bareilly,
+            # Quilon..Waltain (37): the longest, shared.
+            "Bharat": (67, 13, 3, 37, {"india_express": 10, "grand_tour": 5}, 95),
+            # 1+4+4+2+1+4+15+4+4+4+1+1+1+2+1+15; 7+10+12+7-17 (Peshawar-Madras failed);
+            # Grand Tour 10: Karachi-Poona and Ahmadabad-Calicut through figure eights at
+            # Bombay, Jacobabad-Bombay and Rohri-Mangalore cut by the bridge Rohri-Karachi.
+            # Path: six odd cities; 40 - 3 without Bombay-Mormugau (1) and Lahore-Bhatinda
+            # (2), Jacobabad..Karachi (37): the longest, shared.
+            "Chandra": (64, 19, 4, 37, {"india_express": 10, "grand_tour": 10}, 103),
+        },
+        # Asha's Grand Tour outweighs the India Express: 104 to Chandra's 103.
+        ["Asha"],
     ),
 }
 
@@ -525,6 +552,17 @@ def test_sample_position_is_a_realistic_end_of_game(name: str) -> None:
         assert sum(rs.tickets[t].kind == "long" for p in position.players for t in p.tickets) == 3
     if name == "nordic":
         assert any(rs.routes[r].card_groups for r in held)
+    if name == "india":
+        assert any(rs.route_ferry[r] for r in held)
+        ctx = scoring_context(rs, position)
+        for seat, player in enumerate(sheet.players):
+            kinds = {
+                (t.completed, t.ticket in ttr_india.qualifying_tickets(ctx, seat))
+                for t in player.tickets
+            }
+            # Each player has a ticket that qualifies for the Grand Tour, a completed one
+            # that a bridge keeps out of it, and a failed one.
+            assert kinds == {(True, True), (True, False), (False, False)}
 
 
 # -- piped output is never cut --------------------------------------------------------------

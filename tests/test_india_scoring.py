@@ -517,75 +517,142 @@ def test_in_11_in_12_shared_express_then_shared_win(tie: Ruleset) -> None:
 
 
 def test_real_map_position_worked_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
-    """IN-10 / IN-11 / GRAND-1 to GRAND-3 / GRAND-6 / TICKET-7 on the real map, through
-    ``ttr score`` on ``examples/positions/india.json``, every figure worked out by hand.
+    """IN-10 / IN-11 / GRAND-1 to GRAND-3 / GRAND-6 / GRAND-7 / TICKET-7 on the real map,
+    through ``ttr score`` on ``examples/positions/india.json``, every figure worked out by
+    hand (route points 1, 2, 4, 7, 15, 21 for lengths 1, 2, 3, 4, 6, 8). Three players, so
+    one track of each double route is used.
 
-    Asha owns Khandwa-Bhopal 2, Bhopal-Bilaspur 2, Bilaspur-Katni 1, Katni-Agra 2,
-    Agra-Bhopal 1, Khandwa-Raipur 4, Raipur-Bilaspur 1, Agra-Delhi 2, Delhi-Lucknow 2,
-    Lucknow-Agra 2, Agra-Jaipur 1, Jaipur-Delhi 2, Khandwa-Manmad 1, Manmad-Poona 1:
-    24 trains, 2+2+1+2+1+7+1+2+2+2+1+2+1+1 = 27 route points. Two cycles through Bhopal
-    and Bilaspur and two triangles on Agra make one block of 8 cities; Khandwa-Manmad and
-    Manmad-Poona are bridges.
+    Asha, 20 routes, 40 trains: 2+1+2+2+1+1+4+4+2+2+1+2+1+2+7+1+1+4+2+7 = 49. Around Agra
+    lie the cycle Agra-Katni-Bilaspur-Bhopal and the cycle Bhopal-Khandwa-Raipur-Bilaspur
+    (sharing Bilaspur-Bhopal) on one side, the triangle Agra-Jaipur-Delhi and the cycle
+    Delhi-Bhatinda-Jodhpur-Jaipur on the other; the triangle Delhi-Lucknow-Bareilly hangs on
+    Delhi. Khandwa-Manmad, Manmad-Indur, Indur-Wadi and Bilaspur-Calcutta are bridges.
 
     - Katni-Khandwa 5 qualifies: Katni-Bilaspur-Raipur-Khandwa and Katni-Agra-Bhopal-Khandwa.
-    - Jaipur-Raipur 5 qualifies: Jaipur-Agra-Bhopal-Khandwa-Raipur and
-      Jaipur-Delhi-Lucknow-Agra-Katni-Bilaspur-Raipur (they meet at Agra).
-    - Raipur-Manmad 5 is completed but the bridge Khandwa-Manmad cuts it: no Grand Tour.
-    - Jodhpur-Lucknow 5 fails: -5.
+    - Jaipur-Raipur 5 qualifies through a figure eight at Agra: Jaipur-Agra-Bhopal-Khandwa-
+      Raipur and Jaipur-Delhi-Agra-Katni-Bilaspur-Raipur.
+    - Bhatinda-Bilaspur 7 qualifies, also meeting at Agra: Bhatinda-Delhi-Agra-Katni-Bilaspur
+      and Bhatinda-Jodhpur-Jaipur-Agra-Bhopal-Bilaspur.
+    - Jodhpur-Lucknow 5 qualifies through a figure eight at Delhi: Jodhpur-Jaipur-Delhi-
+      Lucknow and Jodhpur-Bhatinda-Delhi-Bareilly-Lucknow.
+    - Katni-Wadi 8 is completed, but the bridge Khandwa-Manmad cuts it: no Grand Tour.
+    - Lahore-Delhi 5 fails (Chandra holds Bhatinda-Lahore, whose twin is closed): -5.
 
-    Tickets +10, 3 completed, Grand Tour 10 (2 tickets). Longest path 21: six cities have
-    an odd number of tracks, and leaving out the three spaces of Khandwa-Manmad,
-    Manmad-Poona and Agra-Bhopal is the cheapest way to keep two, e.g.
-    Bilaspur-Bhopal-Khandwa-Raipur-Bilaspur-Katni-Agra-Lucknow-Delhi-Agra-Jaipur-Delhi.
-    Total 27 + 10 + 10 = 47.
+    Tickets 5+5+7+5+8-5 = 25, 5 completed, Grand Tour 30 (4 tickets). Longest path 36: six
+    cities have an odd number of tracks (Delhi, Jaipur, Bhopal, Khandwa, Wadi, Calcutta), no
+    two of them less than 2 spaces apart, so evening out four of them costs 4 spaces at
+    least; leaving out Delhi-Jaipur and Bhopal-Khandwa does it: 40 - 4, from Wadi to
+    Calcutta. Total 49 + 25 + 30 = 104.
 
-    Bharat owns the ferry Calcutta-Madras 8 (21 points), Madras-Waltain 3, Waltain-Calcutta
-    4, Calcutta-Patna 2, Patna-Dhubri 2, Dhubri-Calcutta 2, Dhubri-Jarhat 2: 23 trains,
-    21 + 4 + 7 + 2 + 2 + 2 + 2 = 40 route points. Patna-Madras 9 qualifies through the
-    figure eight at Calcutta (Patna-Calcutta-Madras and Patna-Dhubri-Calcutta-Waltain-
-    Madras); Katni-Waltain 5 fails. Tickets +4, Grand Tour 5. Only Dhubri and Jarhat have
-    an odd number of tracks, so the path uses all 23 spaces and wins the India Express.
-    Total 40 + 4 + 5 + 10 = 59: Bharat wins.
+    Bharat, 15 routes, 43 trains (2 left, so the game is over):
+    2+2+2+2+4+2+21+4+7+1+2+2+7+2+7 = 67. Patna-Madras 9 qualifies through the figure eight at
+    Calcutta: Patna-Calcutta-Madras and Patna-Dhubri-Calcutta-Waltain-Madras. Katni-Waltain 5
+    is completed but cut by the bridge Katni-Patna, Madras-Quilon 6 by Madras-Erode and
+    Erode-Quilon; Raipur-Guntakal 7 fails. Tickets 9+5+6-7 = 13, 3 completed, Grand Tour 5.
+    Odd cities Katni, Bareilly, Quilon, Waltain; the cheapest pair is Katni-Patna-Bareilly
+    (6 spaces): a path of 43 - 6 = 37 from Quilon to Waltain, the longest, shared.
+    Total 67 + 13 + 10 + 5 = 95.
+
+    Chandra, 16 routes, 40 trains: 1+4+4+2+1+4+15+4+4+4+1+1+1+2+1+15 = 64 with two 6-space
+    ferries. Karachi-Poona 7 and Ahmadabad-Calicut 7 qualify through figure eights at Bombay
+    (Karachi-Bombay-Poona and Karachi-Jodhpur-Ahmadabad-Bombay-Mormugau-Poona;
+    Ahmadabad-Bombay-Calicut and Ahmadabad-Jodhpur-Karachi-Bombay-Mormugau-Mangalore-
+    Calicut). Jacobabad-Bombay 10 and Rohri-Mangalore 12 are completed but cut by the
+    bridges Jacobabad-Rohri and Rohri-Karachi; Peshawar-Madras 17 fails. Tickets
+    7+10+12+7-17 = 19, 4 completed, Grand Tour 10. Six odd cities; only Bombay-Mormugau is 1
+    space, the next cheapest pair Lahore-Bhatinda 2: a path of 40 - 3 = 37 from Jacobabad to
+    Karachi, tied with Bharat. Total 64 + 19 + 10 + 10 = 103.
+
+    Asha wins, 104 to 103, on the Grand Tour.
     """
     sheet = run_score(capsys, REAL_POSITION)
     assert sheet["edition"] == "india"
-    asha, bharat = sheet["players"]
-    assert (asha["route_points"], asha["ticket_points"], asha["total"]) == (27, 10, 47)
+    asha, bharat, chandra = sheet["players"]
+    assert (asha["route_points"], asha["ticket_points"], asha["total"]) == (49, 25, 104)
     assert [(t["a"], t["b"], t["points"], t["completed"]) for t in asha["tickets"]] == [
         ("Katni", "Khandwa", 5, True),
         ("Jaipur", "Raipur", 5, True),
-        ("Raipur", "Manmad", 5, True),
-        ("Jodhpur", "Lucknow", -5, False),
+        ("Bhatinda", "Bilaspur", 7, True),
+        ("Jodhpur", "Lucknow", 5, True),
+        ("Katni", "Wadi", 8, True),
+        ("Lahore", "Delhi", -5, False),
     ]
-    assert (asha["tickets_completed"], asha["longest_path"]) == (3, 21)
-    assert asha["bonuses"] == {"india_express": 0, "grand_tour": 10}
-    assert (bharat["route_points"], bharat["ticket_points"], bharat["total"]) == (40, 4, 59)
+    assert (asha["tickets_completed"], asha["longest_path"]) == (5, 36)
+    assert asha["bonuses"] == {"india_express": 0, "grand_tour": 30}
+    assert (bharat["route_points"], bharat["ticket_points"], bharat["total"]) == (67, 13, 95)
     assert [(t["a"], t["b"], t["points"], t["completed"]) for t in bharat["tickets"]] == [
         ("Patna", "Madras", 9, True),
-        ("Katni", "Waltain", -5, False),
+        ("Katni", "Waltain", 5, True),
+        ("Madras", "Quilon", 6, True),
+        ("Raipur", "Guntakal", -7, False),
     ]
-    assert (bharat["tickets_completed"], bharat["longest_path"]) == (1, 23)
+    assert (bharat["tickets_completed"], bharat["longest_path"]) == (3, 37)
     assert bharat["bonuses"] == {"india_express": 10, "grand_tour": 5}
-    assert sheet["winners"] == ["Bharat"]
+    assert (chandra["route_points"], chandra["ticket_points"], chandra["total"]) == (64, 19, 103)
+    assert [(t["a"], t["b"], t["points"], t["completed"]) for t in chandra["tickets"]] == [
+        ("Karachi", "Poona", 7, True),
+        ("Jacobabad", "Bombay", 10, True),
+        ("Rohri", "Mangalore", 12, True),
+        ("Ahmadabad", "Calicut", 7, True),
+        ("Peshawar", "Madras", -17, False),
+    ]
+    assert (chandra["tickets_completed"], chandra["longest_path"]) == (4, 37)
+    assert chandra["bonuses"] == {"india_express": 10, "grand_tour": 10}
+    assert sheet["winners"] == ["Asha"]
 
 
 def test_real_map_position_qualifying_tickets(india: Ruleset) -> None:
-    """The same position read in Python: Asha's qualifying tickets are Katni-Khandwa and
-    Jaipur-Raipur, Bharat's is Patna-Madras; the bridges are the ones named above."""
+    """GRAND-1 / GRAND-2 / GRAND-4 / GRAND-7: the same position read in Python. Each
+    player's qualifying tickets (figure eights included) and bridges are the ones named
+    above, and the completed tickets that do not qualify are the ones those bridges cut."""
     rs, pos = read_position(REAL_POSITION.read_text(encoding="utf-8"))
     assert rs.id == "india"
     ctx = scoring_context(rs, pos)
     by_id = {t.id: (t.a, t.b) for t in rs.map.tickets}
-    assert [by_id[t] for t in ttr_india.qualifying_tickets(ctx, 0)] == [
-        ("Katni", "Khandwa"),
-        ("Jaipur", "Raipur"),
+    qualifying = [[by_id[t] for t in ttr_india.qualifying_tickets(ctx, s)] for s in range(3)]
+    assert qualifying == [
+        [
+            ("Katni", "Khandwa"),
+            ("Jaipur", "Raipur"),
+            ("Bhatinda", "Bilaspur"),
+            ("Jodhpur", "Lucknow"),
+        ],
+        [("Patna", "Madras")],
+        [("Karachi", "Poona"), ("Ahmadabad", "Calicut")],
     ]
-    assert [by_id[t] for t in ttr_india.qualifying_tickets(ctx, 1)] == [("Patna", "Madras")]
-    assert [t.cities for t in ctx.networks[0].bridges()] == [
-        ("Khandwa", "Manmad"),
-        ("Manmad", "Poona"),
+    bridges = [{frozenset(t.cities) for t in ctx.networks[s].bridges()} for s in range(3)]
+    assert bridges == [
+        {
+            frozenset(("Khandwa", "Manmad")),
+            frozenset(("Manmad", "Indur")),
+            frozenset(("Indur", "Wadi")),
+            frozenset(("Bilaspur", "Calcutta")),
+        },
+        {
+            frozenset(("Madras", "Erode")),
+            frozenset(("Erode", "Quilon")),
+            frozenset(("Katni", "Patna")),
+            frozenset(("Bareilly", "Patna")),
+        },
+        {
+            frozenset(("Lahore", "Bhatinda")),
+            frozenset(("Jacobabad", "Rohri")),
+            frozenset(("Rohri", "Karachi")),
+        },
     ]
-    assert [t.cities for t in ctx.networks[1].bridges()] == [("Dhubri", "Jarhat")]
+    cut = [
+        [
+            by_id[r.ticket]
+            for r in ctx.ticket_results[s]
+            if r.completed and r.ticket not in ttr_india.qualifying_tickets(ctx, s)
+        ]
+        for s in range(3)
+    ]
+    assert cut == [
+        [("Katni", "Wadi")],
+        [("Katni", "Waltain"), ("Madras", "Quilon")],
+        [("Jacobabad", "Bombay"), ("Rohri", "Mangalore")],
+    ]
 
 
 def test_real_map_position_by_alias(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

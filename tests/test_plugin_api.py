@@ -377,7 +377,9 @@ def test_hooks_example_country_tickets_score_like_the_test_edition() -> None:
 
 
 def test_hooks_example_grand_tour_is_india_s() -> None:
-    """The Grand Tour example gives the India plugin's points on the real position."""
+    """The Grand Tour example gives the India plugin's points on the real position: Asha's
+    4 qualifying tickets score 30, Bharat's figure eight at Calcutta 5, Chandra's two figure
+    eights at Bombay 10; the tickets cut by a bridge add nothing."""
     from ttr_core.position import read_position
 
     text = (ROOT / "examples" / "positions" / "india.json").read_text(encoding="utf-8")
@@ -385,7 +387,7 @@ def test_hooks_example_grand_tour_is_india_s() -> None:
     ctx = scoring_context(rs, pos)
     plugin = example_plugin("grand_tour")
     assert plugin.ttr_final_bonuses(context=ctx) == ttr_india.ttr_final_bonuses(context=ctx)
-    assert plugin.ttr_final_bonuses(context=ctx) == {"grand_tour": [10, 5]}
+    assert plugin.ttr_final_bonuses(context=ctx) == {"grand_tour": [30, 5, 10]}
 
 
 def test_hooks_example_network_prints_what_it_says(capsys: pytest.CaptureFixture[str]) -> None:
