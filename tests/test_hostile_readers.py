@@ -36,6 +36,7 @@ from ttr_core.errors import (
     quote,
     shorten,
 )
+from ttr_core.game import options_digest
 from ttr_core.mapdata import (
     MAX_CARDS_PER_KIND,
     MAX_DISPLAY,
@@ -188,6 +189,34 @@ def test_a_record_whose_options_were_edited_says_the_options_differ(
         rf"^record's options differ from those the game was played with: "
         rf"'{option}' is {shown} in the record but was {was}",
     )
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("tie_break", "auxiliary"), ("longest_path_at_zero", True)]
+)
+def test_a_record_whose_scoring_option_was_edited_is_refused(option: str, value: Any) -> None:
+    """An option read only by scoring leaves the map hash as it is; the options hash
+    still tells that the options differ."""
+    raw = json.loads(play_game(ruleset("usa"), 2, 4, 12).save())
+    raw["options"][option] = value
+    refused(
+        RecordError,
+        lambda: Game.load(json.dumps(raw)),
+        r"^record's options differ from those the game was played with \(their hash",
+    )
+
+
+def test_an_edited_options_hash_is_refused_and_a_record_without_one_loads() -> None:
+    """The options hash is checked; records saved before it existed replay unchanged."""
+    game = play_game(ruleset("usa"), 2, 4, 12)
+    raw = json.loads(game.save())
+    assert raw["options_hash"] == options_digest(game.ruleset.options)
+    edited = dict(raw, options_hash="0" * 64)
+    refused(RecordError, lambda: Game.load(json.dumps(edited)), r"options differ")
+    older = {k: v for k, v in raw.items() if k != "options_hash"}
+    again = Game.load(json.dumps(older))
+    assert again.state == game.state
+    assert json.loads(again.save())["options_hash"] == raw["options_hash"]
 
 
 def test_a_record_of_other_map_data_still_says_the_map_differs(usa_text: str) -> None:

@@ -60,11 +60,18 @@ class GameRecord:
     rng: int | None
     """For records without a seed: the generator state at the end of the log, so that a
     replayed game can go on (its next shuffles come from this generator); else None."""
+    options_hash: str | None = None
+    """:func:`options_digest` of ``options`` as the game was played; None in records saved
+    before it existed. It tells an edited option apart even where the map hash cannot."""
     format: int = RECORD_FORMAT
 
     def to_json(self) -> str:
-        """The record as JSON text."""
-        return json.dumps(CONVERTER.unstructure(self), ensure_ascii=False)
+        """The record as JSON text (``options_hash`` left out while None, as records saved
+        before it existed were written)."""
+        raw = CONVERTER.unstructure(self)
+        if raw["options_hash"] is None:
+            del raw["options_hash"]
+        return json.dumps(raw, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -252,6 +259,7 @@ class Game:
             setup=self.setup,
             log=tuple(self.log),
             rng=self.state.rng if self.seed is None and self.state.rng >= 0 else None,
+            options_hash=options_digest(rs.options),
         )
 
     def save(self) -> str:
@@ -282,6 +290,11 @@ class Game:
             )
         if record.map_hash != rs.map_hash:
             raise RecordError(_hash_mismatch(record, rs, plugins))
+        if record.options_hash is not None and record.options_hash != options_digest(rs.options):
+            raise RecordError(
+                "record's options differ from those the game was played with "
+                "(their hash is not the recorded options_hash)"
+            )
         names = record.players
         for i, name in enumerate(names):
             problem = _name_problem(name)
@@ -326,6 +339,13 @@ class Game:
         if record.seed is None:
             game.state = evolve(game.state, rng=_continuation_rng(record))
         return game
+
+
+def options_digest(options: Mapping[str, Any]) -> str:
+    """SHA-256 of a ruleset's options as canonical JSON (keys sorted, UTF-8): what a record
+    keeps as ``options_hash``."""
+    text = json.dumps(dict(options), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _continuation_rng(record: GameRecord) -> int:
