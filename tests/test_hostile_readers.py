@@ -701,3 +701,14 @@ def test_a_broken_input_leaves_nothing_changed(usa_text: str) -> None:
         Game.load(usa_text.replace('"edition": "usa"', '"edition": "usa", "edition": "x"', 1))
     assert raw_map("usa") == before
     assert Game.load(usa_text).save() == usa_text
+
+
+def test_the_cli_shortens_its_own_errors_too(tmp_path: Path) -> None:
+    """A command error that is not a library error (a long missing path) is one short line."""
+    missing = tmp_path / ("d" * 400) / "game.json"
+    done = run_cli("replay", str(missing))
+    assert done.returncode == 1
+    lines = done.stderr.decode("utf-8").splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("ttr: error: cannot read ")
+    assert len(lines[0]) <= len("ttr: error: ") + MAX_MESSAGE

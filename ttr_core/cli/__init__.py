@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ttr_core import __version__
 from ttr_core.cli import editions, map, odds, replay, score, simulate
 from ttr_core.cli._common import CommandError, Parser, UsageError
-from ttr_core.errors import TtrError
+from ttr_core.errors import TtrError, shorten
 
 COMMANDS = (editions, map, simulate, score, replay, odds)
 
@@ -34,7 +34,8 @@ def build_parser() -> Parser:
 
 
 def _error(message: str, status: int) -> int:
-    text = " ".join(str(message).split()) or "unknown error"
+    """Print ``ttr: error: ...`` on one line of at most MAX_MESSAGE characters of message."""
+    text = shorten(" ".join(str(message).split())) or "unknown error"
     sys.stderr.write(f"ttr: error: {text}\n")
     return status
 
