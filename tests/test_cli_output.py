@@ -470,6 +470,28 @@ SAMPLES: dict[str, tuple[dict[str, tuple[int, int, int, int, dict[str, int], int
         },
         ["Ann"],
     ),
+    "switzerland": (
+        {
+            # 2+7+4+1+2+1+2+1+2+1+1+1+7+1+1+7+2+10 (38 trains, 2 left); 11+9+7+6+3-10: the
+            # Zürich card reaches Deutschland 3, Österreich 7 and Italia 11 and scores the
+            # best, Lugano-Chur failed. Path: odd ends Interlaken, Winterthur, St. Gallen,
+            # Davos, Brusio and three arrows; 38 - 8 without the spurs to Deutschland 2,
+            # Österreich 1 and Italia 2: Interlaken..Davos (19), round Chur and Brusio (11).
+            "Ann": (53, 26, 5, 30, {"longest_path": 10}, 89),
+            # 1+7+4+1+2+1+2+1+2+2+4+1+15+2+1+2 (34 trains); 5+13+14+9-10: the Frankreich card
+            # (the deck's second, id 43) reaches only Deutschland 1, Basel-Brig failed. Path:
+            # a tree, France 3..Genève..Basel..Winterthur (30): the longest, shared.
+            "Bob": (48, 31, 4, 30, {"longest_path": 10}, 89),
+            # 2+1+1+2+7+4+4+2+2+7+7+2+4+7+1+1 (39 trains); 2-12+11+7+5-5: the Lugano card
+            # reaches only Italy (2, not France 14 across Italy to Brig), Bern-Lugano fails
+            # though both ends reach Italy, the Italien card reaches France 1 by Brig, the
+            # Österreich card no arrow (minus its lowest, 5). Path Genève..Brig..Zug (23).
+            "Cy": (54, 8, 4, 23, {"longest_path": 0}, 62),
+        },
+        # Ann and Bob tie on 89 and share the longest path: Ann's 5 completed tickets to
+        # Bob's 4 decide.
+        ["Ann"],
+    ),
     "india": (
         {
             # 2+1+2+2+1+1+4+4+2+2+1+2+1+2+7+1+1+4+2+7 (40 trains); 5+5+7+5+8-5 (Lahore-Delhi
@@ -552,6 +574,17 @@ def test_sample_position_is_a_realistic_end_of_game(name: str) -> None:
         assert sum(rs.tickets[t].kind == "long" for p in position.players for t in p.tickets) == 3
     if name == "nordic":
         assert any(rs.routes[r].card_groups for r in held)
+    if name == "switzerland":
+        assert any(rs.route_tunnel[r] for r in held)
+        assert any(rs.route_twin[r] in held for r in held)  # both tracks, with 3 players
+        countries = {city.country for city in rs.map.cities if city.country}
+        swiss: set[tuple[str, bool]] = set()
+        for t in (t for p in sheet.players for t in p.tickets):
+            ticket = rs.tickets[rs.ticket_index[t.ticket]]
+            kind = "city" if ticket.targets is None else "from a city"
+            swiss.add(("from a country" if ticket.a in countries else kind, t.completed))
+        assert {("city", True), ("city", False), ("from a city", True)} <= swiss
+        assert {("from a country", True), ("from a country", False)} <= swiss
     if name == "india":
         assert any(rs.route_ferry[r] for r in held)
         ctx = scoring_context(rs, position)

@@ -283,24 +283,42 @@ def test_ch_14_tie_broken_by_completed_tickets_country_counting_one(fx: Ruleset)
 
 
 def test_ex_s1_ex_s2_real_position_through_ttr_score(capsys: pytest.CaptureFixture[str]) -> None:
-    """EX-S1, EX-S2, COUNTRY-3, COUNTRY-8, COUNTRY-9 on the real map, worked out by hand.
+    """EX-S1, EX-S2, COUNTRY-3, COUNTRY-7, COUNTRY-8, COUNTRY-9, CH-12, CH-14 on the real map,
+    worked out by hand (route points 1, 2, 4, 7, 10, 15 for lengths 1 to 6).
 
-    Ann: Zürich-Winterthur 1, Winterthur-Schaffhausen 1, Schaffhausen-Deutschland 2 1,
-    Zürich-St. Gallen 4, St. Gallen-Österreich 1 4 (tunnel): 1+1+1+7+7 = 17 points. The
-    Zürich card (France 7 / Deutschland 3 / Österreich 7 / Italia 11) reaches Germany and
-    Austria: +7 (EX-S1); Zürich-Vaduz not joined: -6. Longest path Österreich 1-St.
-    Gallen-Zürich-Winterthur-Schaffhausen-Deutschland 2: 4+4+1+1+1 = 11, the longest: +10.
-    Total 17 + 1 + 10 = 28.
-    Bob: France 4-Delémont 2, Delémont-Basel 2, Basel-Deutschland 1 1, France 1-Martigny 2,
-    Martigny-Sion 2, Sion-Brig 3, Brig-Italia 5 3: 2+2+1+2+2+4+4 = 17. The France card
-    (Deutschland 5 / Österreich 14 / Italia 11), named in German, reaches Germany and
-    Italy: +11 (EX-S2). Basel-Brig 10 fails: Basel's part ends at France 4 and Brig's at
-    France 1, and a path never crosses France (COUNTRY-3): -10. Path France 1 to Italia 5:
-    10. Total 18.
-    Cy: Lugano-Italia 3 2, Lugano-Locarno 1, Locarno-Brig 6: 2+1+15 = 18. The Lugano card
-    reaches only Italy: +2, still completed (COUNTRY-9); the second France card (the deck
-    has two identical ones) has no French arrow: -5, its lowest value (COUNTRY-8). Path 9.
-    Total 15. Ann wins; each player completed one ticket.
+    Ann (38 trains, 2 left): Italia 2-Brusio 2, Brusio-Davos 7, Davos-Sargans 4,
+    Sargans-Vaduz 1, Vaduz-St. Gallen 2, St. Gallen-Kreuzlingen 1, Kreuzlingen-Winterthur 2,
+    Winterthur-Zürich 1, Zürich-Pfäffikon 2, Pfäffikon-Schwyz 1, Schwyz-Zug 1, Zug-Luzern 1,
+    Luzern-Interlaken 7, Winterthur-Schaffhausen 1, Schaffhausen-Deutschland 2 1,
+    St. Gallen-Österreich 1 7 (tunnel), Davos-Chur 2, Chur-Brusio 10: 53 points. The Zürich
+    card (France 7 / Deutschland 3 / Österreich 7 / Italia 11) reaches Germany, Austria and
+    Italy and scores the best, +11 (EX-S1, COUNTRY-7); St. Gallen-Brusio +9,
+    Interlaken-Winterthur +7, Zürich-Vaduz +6, Winterthur-Schwyz +3; Lugano-Chur -10: +26,
+    5 completed. Longest path Interlaken..St. Gallen..Davos (19), then round Davos-Chur-
+    Brusio-Davos (11): 30, the spurs to the three arrows left out. Total 53 + 26 + 10 = 89.
+    Bob (34 trains): France 2-Genève 1, Genève-Lausanne 7, Lausanne-Fribourg 4,
+    Fribourg-Bern 1, Bern-Solothurn 2, Solothurn-Delémont 1, Delémont-Basel 2,
+    Basel-Deutschland 1 1, Delémont-France 4 2, Basel-Olten 2, Olten-Zürich 4,
+    Zürich-Winterthur 1 (the other track of Ann's double), Genève-Yverdon 15,
+    Yverdon-Neuchâtel 2, Neuchâtel-La Chaux-de-Fonds 1, La Chaux-de-Fonds-France 3 2: 48.
+    The France card, named in German and by id 43 (the deck's second copy), reaches Germany
+    but neither Austria nor Italy: +5 (EX-S2); Genève-Basel +13, Genève-Zürich +14,
+    Neuchâtel-Winterthur +9; Basel-Brig -10: +31, 4 completed. His tracks are a tree, its
+    longest path France 3..Genève..Basel..Winterthur: 30, the bonus shared with Ann
+    (CH-12). Total 48 + 31 + 10 = 89.
+    Cy (39 trains): Italia 3-Lugano 2, Lugano-Bellinzona 1, Bellinzona-Locarno 1,
+    Locarno-Italia 4 2, Bellinzona-Wassen 7, Italia 5-Brig 4, Brig-Sion 4, Sion-Martigny 2,
+    Martigny-France 1 2, Martigny-Lausanne 7, Lausanne-Genève 7, Brig-Interlaken 2,
+    Interlaken-Bern 4, Bern-Luzern 7, Luzern-Zug 1, Bern-Fribourg 1: 54. The Lugano card
+    reaches only Italy: +2, still completed (COUNTRY-9), not France's 14: his other
+    network joins Italia 5 to France 1, but a path never crosses Italy (COUNTRY-3), so
+    Bern-Lugano fails too, though both cities reach Italy: -12. The Italia card (id 4, named
+    in German) reaches France by Italia 5-Brig-Sion-Martigny-France 1: +11;
+    Lausanne-Interlaken +7, Fribourg-Luzern +5; the Österreich card (id 3) reaches no arrow:
+    -5, its lowest value (COUNTRY-8): +8. Path Genève..Martigny..Brig..Bern..Zug: 23.
+    Total 62.
+    Ann and Bob tie on 89, both with the bonus: Ann's 5 completed tickets to Bob's 4 make
+    her the winner (CH-14).
     """
     assert main(["score", str(REAL_POSITION)]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -317,20 +335,59 @@ def test_ex_s1_ex_s2_real_position_through_ttr_score(capsys: pytest.CaptureFixtu
         for p in out["players"]
     ]
     assert summary == [
-        ("Ann", 28, 17, 1, 11, {"longest_path": 10}, [(7, 7, True), (42, -6, False)]),
-        ("Bob", 18, 17, 1, 10, {"longest_path": 0}, [(1, 11, True), (10, -10, False)]),
-        ("Cy", 15, 18, 1, 9, {"longest_path": 0}, [(8, 2, True), (43, -5, False)]),
+        (
+            "Ann",
+            89,
+            53,
+            5,
+            30,
+            {"longest_path": 10},
+            [
+                (7, 11, True),
+                (37, 9, True),
+                (21, 7, True),
+                (42, 6, True),
+                (38, 3, True),
+                (30, -10, False),
+            ],
+        ),
+        (
+            "Bob",
+            89,
+            48,
+            4,
+            30,
+            {"longest_path": 10},
+            [(43, 5, True), (17, 13, True), (20, 14, True), (32, 9, True), (10, -10, False)],
+        ),
+        (
+            "Cy",
+            62,
+            54,
+            4,
+            23,
+            {"longest_path": 0},
+            [
+                (8, 2, True),
+                (14, -12, False),
+                (4, 11, True),
+                (26, 7, True),
+                (16, 5, True),
+                (3, -5, False),
+            ],
+        ),
     ]
     assert out["winners"] == ["Ann"]
-    assert out["players"][1]["tickets"][0]["a"] == "France"
-    assert out["players"][1]["tickets"][0]["to_any"] == ["Deutschland", "Österreich", "Italia"]
+    bob, cy = out["players"][1]["tickets"], out["players"][2]["tickets"]
+    assert (bob[0]["a"], bob[0]["to_any"]) == ("France", ["Deutschland", "Österreich", "Italia"])
+    assert (cy[2]["a"], cy[2]["to_any"]) == ("Italia", ["France", "Deutschland", "Österreich"])
 
 
 def test_real_position_survives_the_kit_round_trip(ch: Ruleset) -> None:
     """The kit's position check (score, write back, read, score again) holds."""
     raw = json.loads(REAL_POSITION.read_text("utf-8"))
     out = check_position(ch, raw)
-    assert [p["total"] for p in out["players"]] == [28, 18, 15]
+    assert [p["total"] for p in out["players"]] == [89, 89, 62]
 
 
 # -- tickets known by id --------------------------------------------------------------------
