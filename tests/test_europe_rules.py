@@ -47,7 +47,7 @@ from ttr_core.actions import (
 )
 from ttr_core.cards import LOCO, NUM_KINDS
 from ttr_core.cli import main
-from ttr_core.engine import apply, new_game, tunnel_payment_error
+from ttr_core.engine import apply, new_game
 from ttr_core.events import FinalRoundStarted, TicketsKept, TunnelRevealed
 from ttr_core.game import Game
 from ttr_core.legal import legal_actions
@@ -360,13 +360,17 @@ def test_tunnel_4_gray_tunnel_matches_the_colour_laid(tun: Ruleset) -> None:
 
 
 def pay_options(state: GameState) -> set[tuple[int, ...]]:
-    """Every nine-count payment the engine's own rule accepts (brute force)."""
+    """Every nine-count payment TUNNEL-6 allows, by brute force: exactly the extra
+    cards, of the colour laid or locomotives, held besides the cards laid down."""
     t = state.tunnel
     assert t is not None
+    hand = state.players[state.current].hand
     out = set()
     for combo in itertools.combinations_with_replacement(range(NUM_KINDS), t.extra):
         counts = tuple(combo.count(k) for k in range(NUM_KINDS))
-        if tunnel_payment_error(state, counts) is None:
+        if any(counts[k] for k in range(NUM_KINDS) if k not in (t.color, LOCO)):
+            continue
+        if all(t.paid[k] + counts[k] <= hand[k] for k in range(NUM_KINDS)):
             out.add(counts)
     return out
 

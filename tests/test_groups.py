@@ -27,7 +27,7 @@ from ttr_core.ruleset import Ruleset
 from ttr_core.state import Phase
 from ttr_core.views import view_of
 
-Shape = tuple[int, int, int, int, bool, bool]
+Shape = groups.GroupShape
 
 
 def unit_split_exists(shape: Shape, payment: tuple[int, ...]) -> bool:
@@ -97,7 +97,7 @@ shapes = st.tuples(
     st.sampled_from([3, 4]),
     st.booleans(),
     st.booleans(),
-).map(lambda s: (s[0], s[1], min(s[2], s[1]), s[3], s[4], s[5]))
+).map(lambda s: groups.GroupShape(s[0], s[1], min(s[2], s[1]), s[3], s[4], s[5]))
 hands = st.tuples(*[st.integers(0, 3)] * LOCO, st.integers(0, 4))
 
 
@@ -128,18 +128,18 @@ def test_fits_agrees_with_the_unit_split(shape: Shape, hand: Any) -> None:
 
 def test_stacking_bounds_the_number_of_groups() -> None:
     """NC-14: with stacking a group may cover every space; without, only the symbols."""
-    red_ferry: Shape = (0, 6, 2, 3, True, True)
+    red_ferry: Shape = groups.GroupShape(0, 6, 2, 3, True, True)
     assert groups.max_groups(red_ferry) == 6
-    assert groups.max_groups((0, 6, 2, 3, True, False)) == 2
+    assert groups.max_groups(groups.GroupShape(0, 6, 2, 3, True, False)) == 2
     # Three red cards and three groups of three: one group covers a red space.
     payment = cards("RRRBBBYYYGGG")
     assert groups.fits(red_ferry, payment) == 3
-    assert groups.fits((0, 6, 2, 3, True, False), payment) == -1
+    assert groups.fits(groups.GroupShape(0, 6, 2, 3, True, False), payment) == -1
 
 
 def test_murmansk_shape_sizes() -> None:
     """MURMANSK-4: k cards of the colour plus 9 - k groups of 4."""
-    murmansk: Shape = (GRAY, 9, 0, 4, False, True)
+    murmansk: Shape = groups.GroupShape(GRAY, 9, 0, 4, False, True)
     assert [groups.payment_size(murmansk, t) for t in (0, 2, 9)] == [9, 15, 36]
     assert groups.fits(murmansk, cards(green=7, red=8)) == 2
     assert groups.fits(murmansk, cards("LLRB", green=8)) == 1

@@ -19,12 +19,12 @@ from attrs import evolve
 from helpers import perturb_secrets, random_game_states
 
 import ttr_core as ttr
-from ttr_core import engine
 from ttr_core.actions import DrawBlind, KeepTickets, Pass
 from ttr_core.cards import counts_to_mapping
 from ttr_core.engine import apply, new_game
 from ttr_core.errors import IllegalActionError, SetupError, TtrError
 from ttr_core.events import Event
+from ttr_core.rules import turn
 from ttr_core.serialize import state_to_json, view_from_json, view_to_json
 from ttr_core.state import GameState, Phase
 from ttr_core.views import PlayerView, view_of
@@ -182,10 +182,10 @@ def test_turn_4_without_a_seat_the_action_is_the_current_players(usa, monkeypatc
     """Without ``seat`` (or with None) nothing is checked: the seat check is not even
     called, and the result is the same as before seats existed."""
 
-    def refuse(state: GameState, seat: object) -> None:
+    def refuse(table: object, seat: object) -> None:
         raise AssertionError("the seat check ran without a seat")
 
-    monkeypatch.setattr(engine, "_check_seat", refuse)
+    monkeypatch.setattr(turn, "check_seat", refuse)
     game = ttr.Game.new(usa, 2, seed=3)
     state = game.state
     action = game.legal_actions()[0]

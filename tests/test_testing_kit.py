@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ttr_core.testing as kit
-from ttr_core import engine, legal
+from ttr_core import legal
 from ttr_core.actions import (
     ACTION_TYPES,
     ClaimRoute,
@@ -34,7 +34,9 @@ from ttr_core.actions import (
 )
 from ttr_core.cards import LOCO, NUM_KINDS
 from ttr_core.edition import installed_editions
+from ttr_core.errors import IllegalActionError
 from ttr_core.game import Game
+from ttr_core.rules import claims, drawing
 from ttr_core.state import Phase
 from ttr_core.testing import (
     EditionContract,
@@ -175,19 +177,15 @@ def test_a_conjured_card_is_reported_with_seed_and_action_index(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A blind draw that adds a locomotive from nowhere after turn 9 is caught and located."""
-    real = engine._HANDLERS[DrawBlind]
+    real = drawing.draw_blind
 
-    def faulty(rs: Any, state: Any, action: Any, sink: Any, chance: Any) -> Any:
-        new = real(rs, state, action, sink, chance)
-        if state.turn >= 9:
-            players = list(new.players)
-            hand = list(players[state.current].hand)
-            hand[LOCO] += 1
-            players[state.current] = evolve(players[state.current], hand=tuple(hand))
-            new = evolve(new, players=tuple(players))
-        return new
+    def faulty(table: Any) -> None:
+        seat, late = table.current, table.turn >= 9
+        real(table)
+        if late:
+            claims.gain_card(table, seat, LOCO)
 
-    monkeypatch.setitem(engine._HANDLERS, DrawBlind, faulty)
+    monkeypatch.setattr(drawing, "draw_blind", faulty)
     with pytest.raises(AssertionError) as info:
         check_edition("fictional", games=3, seed=11)
     args, text = _message(info)
@@ -198,7 +196,7 @@ def test_a_conjured_card_is_reported_with_seed_and_action_index(
     assert isinstance(game.log[-1].action, DrawBlind)
     with pytest.raises(AssertionError, match="locomotive"):
         kit.check_state(game.ruleset, game.state)
-    monkeypatch.setitem(engine._HANDLERS, DrawBlind, real)
+    monkeypatch.setattr(drawing, "draw_blind", real)
     before = game_at("fictional", **{**args, "actions": args["actions"] - 1})
     kit.check_state(before.ruleset, before.state)
 
@@ -224,15 +222,15 @@ def test_an_action_missing_from_the_legal_list_is_reported(
 
 def test_an_illegal_action_without_a_rule_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     """A rejection must cite a rule id of the rules reference."""
-    real = engine._HANDLERS[ClaimRoute]
+    real = claims.check_claim
 
-    def sloppy(rs: Any, state: Any, action: Any, sink: Any, chance: Any) -> Any:
+    def sloppy(table: Any, route: Any, cards: Any) -> int:
         try:
-            return real(rs, state, action, sink, chance)
-        except engine.IllegalActionError as exc:
-            raise engine.IllegalActionError("claim", str(exc)) from None
+            return real(table, route, cards)
+        except IllegalActionError as exc:
+            raise IllegalActionError("claim", str(exc)) from None
 
-    monkeypatch.setitem(engine._HANDLERS, ClaimRoute, sloppy)
+    monkeypatch.setattr(claims, "check_claim", sloppy)
     with pytest.raises(AssertionError, match="without a rule id"):
         check_edition("fictional", games=1)
 

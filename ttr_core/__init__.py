@@ -57,6 +57,7 @@ from ttr_core.mapdata import MapData, Parameters, load_map_data
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Scoresheet, score_game, score_position
 from ttr_core.serialize import view_from_json, view_to_json
+from ttr_core.simulator import Simulator
 from ttr_core.state import GameState, Phase, PlayerState
 from ttr_core.views import PlayerView, view_of
 
@@ -104,6 +105,7 @@ __all__ = [
     "Ruleset",
     "Scoresheet",
     "SetupError",
+    "Simulator",
     "TakeFaceUp",
     "TtrError",
     "UnknownEditionError",

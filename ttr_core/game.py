@@ -1,8 +1,9 @@
 """A game session: a ruleset, the current state, the log, and saved records.
 
-:class:`Game` is the convenient, mutable front of the pure engine: it keeps the log
-(outside the immutable state, so applying an action never copies it) and turns it into
-a :class:`GameRecord` that replays to an equal state.
+:class:`Game` is the convenient, mutable front of the engine: it plays on its own
+:class:`~ttr_core.simulator.Simulator`, keeps the log (outside the state, so applying an
+action never copies it) and turns it into a :class:`GameRecord` that replays to an equal
+state.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ from attrs import evolve, frozen
 
 from ttr_core import engine, rng
 from ttr_core.actions import Action
-from ttr_core.errors import IllegalActionError, RecordError, SetupError, TtrError, quote
+from ttr_core.errors import IllegalActionError, RecordError, TtrError, quote
 from ttr_core.events import Event, Shuffled
 from ttr_core.legal import LegalActions
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Scoresheet, score_game
 from ttr_core.serialize import CONVERTER, event_to_json
+from ttr_core.simulator import LogEntry as LogEntry
+from ttr_core.simulator import Simulator, name_problem, player_names
 from ttr_core.state import GameState
-from ttr_core.strict import JsonTextError, check_text, error_text, parse_json
+from ttr_core.strict import JsonTextError, error_text, parse_json
 from ttr_core.views import PlayerView, view_of
 
 RECORD_FORMAT = 1
@@ -34,14 +37,6 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 """Records larger than this are refused before parsing."""
 MAX_OPTION_SETS = 64
 """Most option combinations tried to explain a record's map hash (see :meth:`Game.replay`)."""
-
-
-@frozen
-class LogEntry:
-    """One applied action and the events it caused."""
-
-    action: Action
-    events: tuple[Event, ...]
 
 
 @frozen
@@ -127,7 +122,11 @@ class _RecordedChance:
 
 
 class Game:
-    """A game in progress: apply actions, list legal ones, view, score, save, replay."""
+    """A game in progress: apply actions, list legal ones, view, score, save, replay.
+
+    It plays on its own :class:`~ttr_core.simulator.Simulator`, and keeps the names,
+    the seed, the deal's events and the log that make its record.
+    """
 
     def __init__(
         self,
@@ -140,12 +139,37 @@ class Game:
         log: Iterable[LogEntry] = (),
     ) -> None:
         self.ruleset = ruleset
-        self.state = state
         self.names = tuple(names)
         self.seed = seed
         self.setup = tuple(setup)
         self.log: list[LogEntry] = list(log)
+        self._sim = Simulator.from_state(ruleset, state, names=self.names, record=False)
+        self._state: GameState | None = state
         self._legal: LegalActions | None = None
+
+    @property
+    def state(self) -> GameState:
+        """The current position, as a frozen snapshot."""
+        if self._state is None:
+            self._state = self._sim.snapshot()
+        return self._state
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self._sim.load(state)
+        self._state = state
+        self._legal = None
+
+    def simulator(self, *, record: bool = True) -> Simulator:
+        """An independent simulator at the game's current position (playing on it never
+        changes the game); when recording, it carries on this game's deal and log."""
+        sim = self._sim.clone()
+        sim.record = record
+        sim.names = self.names
+        sim.seed = self.seed
+        sim.setup = list(self.setup) if record else []
+        sim.log = list(self.log) if record else []
+        return sim
 
     @classmethod
     def new(
@@ -166,20 +190,26 @@ class Game:
             valid text (a lone surrogate), duplicate names, or a bad start player.
         """
         rs = edition if isinstance(edition, Ruleset) else Ruleset.build(edition, options, plugins)
-        names = (
-            tuple(f"Player {i + 1}" for i in range(players))
-            if isinstance(players, int)
-            else tuple(players)
-        )
-        for i, name in enumerate(names):
-            problem = _name_problem(name)
-            if problem:
-                raise SetupError(f"players[{i}]: {problem}")
-        if len(set(names)) != len(names):
-            raise SetupError("player names must be unique")
-        setup: list[Event] = []
-        state = engine.new_game(rs, len(names), seed=seed, start_player=start_player, events=setup)
-        return cls(rs, state, names, seed=seed, setup=setup)
+        sim = Simulator.deal(rs, player_names(players), seed=seed, start_player=start_player)
+        return cls.from_simulator(sim)
+
+    @classmethod
+    def from_simulator(cls, sim: Simulator) -> Game:
+        """A game at a simulator's position, with its names, seed, deal and log (the
+        simulator is copied, not shared)."""
+        game = cls.__new__(cls)
+        game.ruleset = sim.rs
+        game.names = sim.names
+        game.seed = sim.seed
+        game.setup = tuple(sim.setup)
+        game.log = list(sim.log)
+        game._sim = sim.clone()
+        game._sim.record = False
+        game._sim.setup = []
+        game._sim.log = []
+        game._state = None
+        game._legal = None
+        return game
 
     # -- play ----------------------------------------------------------------------------
 
@@ -195,8 +225,8 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player to decide (a lazy sequence)."""
-        if self._legal is None or self._legal.state is not self.state:
-            self._legal = LegalActions(self.ruleset, self.state)
+        if self._legal is None:
+            self._legal = LegalActions(self.ruleset, self.state, simulator=self._sim.clone())
         return self._legal
 
     def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:
@@ -209,7 +239,14 @@ class Game:
         :raises SetupError: ``seat`` is not a seat of this game; nothing changes.
         """
         events: list[Event] = []
-        self.state = engine.apply(self.ruleset, self.state, action, events=events, seat=seat)
+        sim = self._sim
+        sim.events = events
+        try:
+            sim.apply(action, seat=seat)
+        finally:
+            sim.events = None
+        self._state = None
+        self._legal = None
         self.log.append(LogEntry(action=action, events=tuple(events)))
         return events
 
@@ -297,7 +334,7 @@ class Game:
             )
         names = record.players
         for i, name in enumerate(names):
-            problem = _name_problem(name)
+            problem = name_problem(name)
             if problem:
                 raise RecordError(f"$.players[{i}]: {problem}")
         if len(set(names)) != len(names):
@@ -325,15 +362,20 @@ class Game:
                 raise RecordError(f"{where}: the game was already over")
             events: list[Event] = []
             source = None if record.seed is not None else _RecordedChance(entry.events, where)
+            sim = game._sim
+            sim.events = events
+            sim.chance = source
             try:
-                game.state = engine.apply(
-                    rs, game.state, entry.action, events=events, chance=source
-                )
+                sim.apply(entry.action)
             except IllegalActionError as exc:
                 shown = repr(entry.action)
                 if len(shown) > 100:
                     shown = shown[:97] + "..."
                 raise RecordError(f"{where}: {shown} is illegal: {exc}") from None
+            finally:
+                sim.events = None
+                sim.chance = None
+            game._state = None
             _compare(where, events, entry.events, seeded=record.seed is not None)
             game.log.append(LogEntry(action=entry.action, events=tuple(events)))
         if record.seed is None:
@@ -354,19 +396,6 @@ def _continuation_rng(record: GameRecord) -> int:
         return rng.seed_state(record.rng)
     digest = hashlib.sha256(record.to_json().encode("utf-8")).digest()
     return rng.seed_state(int.from_bytes(digest[:8], "big"))
-
-
-def _name_problem(name: object) -> str | None:
-    """Why ``name`` cannot be a player's name (not a string, blank, not text), or None."""
-    if not isinstance(name, str):
-        return f"a player name is a string, not {quote(name)}"
-    if not name.strip():
-        return "a player name cannot be blank"
-    try:
-        check_text(name)
-    except ValueError as exc:
-        return str(exc)
-    return None
 
 
 def _hash_mismatch(record: GameRecord, rs: Ruleset, plugins: Iterable[object]) -> str:

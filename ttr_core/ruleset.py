@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pluggy
 
@@ -19,10 +19,30 @@ from ttr_core.cards import NUM_KINDS, card_index, route_color_index
 from ttr_core.edition import EditionInfo, OptionSpec, find_edition, options_doc
 from ttr_core.errors import MapDataError, OptionError, quote
 from ttr_core.mapdata import MapData, Parameters, Ticket, Track, validate_map
-from ttr_core.payments import PaymentTables
+from ttr_core.rules.card_groups import GroupShape
+
+if TYPE_CHECKING:
+    from ttr_core.rules.claims import ClaimTables
 
 TRACE_ENV = "TTR_TRACE_HOOKS"
 """Set this environment variable to print every hook call of new rulesets to stderr."""
+
+
+class RouteClass(NamedTuple):
+    """What makes tracks interchangeable: tracks of one class accept the same payments."""
+
+    color: int
+    """Route colour number (8 for gray)."""
+    length: int
+    ferry: int
+    """Locomotive symbols."""
+    tunnel: bool
+    locos_ok: bool
+    """Whether locomotives may be played as single cards."""
+    group: int
+    """Cards per group of any cards, 0 if the track takes no groups."""
+    covers_color: bool
+    """Whether a group may cover a space of the colour (tracks taking groups only)."""
 
 
 class Ruleset:
@@ -169,10 +189,10 @@ class Ruleset:
         )
         self.has_groups = any(self.route_group)
         # Route classes: tracks that accept exactly the same payments.
-        keys: dict[tuple[int, int, int, bool, bool, int, bool], int] = {}
+        keys: dict[RouteClass, int] = {}
         class_of: list[int] = []
         for r in range(len(routes)):
-            key = (
+            key = RouteClass(
                 self.route_color[r],
                 self.route_len[r],
                 self.route_ferry[r],
@@ -182,36 +202,29 @@ class Ruleset:
                 self.route_group[r] > 0 and self.route_group_covers_color[r],
             )
             class_of.append(keys.setdefault(key, len(keys)))
+        # Classes are numbered by colour (gray last), then length, then first appearance
+        # in the map: the order claims are listed in.
+        order = sorted(keys, key=lambda key: (key.color, key.length, keys[key]))
+        number = {keys[key]: i for i, key in enumerate(order)}
+        class_of = [number[k] for k in class_of]
+        keys = {key: i for i, key in enumerate(order)}
         self.class_of: tuple[int, ...] = tuple(class_of)
-        self.class_keys: tuple[tuple[int, int, int, bool, bool, int, bool], ...] = tuple(keys)
-        self.group_shapes: tuple[tuple[int, int, int, int, bool, bool], ...] = tuple(
-            (color, length, ferry, group, locos_ok, cover)
-            for color, length, ferry, _tunnel, locos_ok, group, cover in self.class_keys
+        self.class_keys: tuple[RouteClass, ...] = tuple(keys)
+        self.group_shapes: tuple[GroupShape, ...] = tuple(
+            GroupShape(key.color, key.length, key.ferry, key.group, key.locos_ok, key.covers_color)
+            for key in self.class_keys
         )
         self.group_classes: tuple[int, ...] = tuple(
-            k for k, shape in enumerate(self.group_shapes) if shape[3]
+            k for k, shape in enumerate(self.group_shapes) if shape.size
         )
         self.group_class_colors: tuple[int, ...] = tuple(
-            self.group_shapes[k][0] for k in self.group_classes
-        )
-        self.group_class_lengths: tuple[int, ...] = tuple(
-            self.group_shapes[k][1] for k in self.group_classes
+            self.group_shapes[k].color for k in self.group_classes
         )
         self.group_class_position: dict[int, int] = {k: i for i, k in enumerate(self.group_classes)}
         self.class_routes: tuple[tuple[int, ...], ...] = tuple(
             tuple(r for r in range(len(routes)) if class_of[r] == k) for k in range(len(keys))
         )
-        self.class_len: tuple[int, ...] = tuple(k[1] for k in self.class_keys)
-        shapes: dict[tuple[int, int, bool], int] = {}
-        shape_color: list[tuple[int, int]] = []
-        for color, length, ferry, _tunnel, locos_ok, _group, _cover in self.class_keys:
-            shape = shapes.setdefault((length, ferry, locos_ok), len(shapes))
-            shape_color.append((shape, color))
-        self.payment_shapes: tuple[tuple[int, int, bool], ...] = tuple(shapes)
-        self.class_flat_index: tuple[int, ...] = tuple(
-            color * len(shapes) + shape for shape, color in shape_color
-        )
-        self.payment_tables = PaymentTables(self.payment_shapes, self.max_route_length)
+        self.class_len: tuple[int, ...] = tuple(key.length for key in self.class_keys)
         # Adjacency: city -> routes touching it.
         adj: list[list[int]] = [[] for _ in data.cities]
         for r in range(len(routes)):
@@ -240,11 +253,14 @@ class Ruleset:
         self.flush_at = p.display.flush_locomotives
         self.double_open_min = p.double_routes_min_players
         self.has_tunnels = any(self.route_tunnel)
-        self.payment_count_cache: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # Built on first use (by the mechanics) and memos filled during play.
+        self.claim_tables: ClaimTables | None = None
+        self.positions: dict[int, tuple[Any, Any]] = {}
+        """Recent states the functional API met, by id, with a simulator at each."""
         self.face_up_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = {}
-        self.clamp_table = bytes(min(i, self.max_route_length) for i in range(256))
+        self.station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = {}
 
     def place_cities(self, name: str) -> tuple[int, ...]:
         """The cities a ticket's place means: a city (by id or alias), or every border

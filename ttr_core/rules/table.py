@@ -1,0 +1,289 @@
+"""The mutable table that play happens on: typed ints and flat lists, changed in place.
+
+A :class:`Table` holds everything a :class:`~ttr_core.state.GameState` holds, in a form
+that is cheap to change and to copy: hands as one flat list of nine counts per seat,
+track owners as a list, and tables kept current as play goes on (payments each hand
+offers per route class, free tracks per class). Piles that are only ever replaced whole
+(the train deck, the ticket deck) are tuples, so copies share them. The mechanics in
+:mod:`ttr_core.rules` change a table; :meth:`Table.snapshot` and :meth:`Table.load`
+convert to and from the frozen state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from ttr_core.cards import LOCO, NUM_KINDS
+from ttr_core.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
+
+if TYPE_CHECKING:
+    from ttr_core import events as ev
+    from ttr_core.ruleset import Ruleset
+
+OPENING_TICKETS = 0
+TURN = 1
+SECOND_CARD = 2
+KEEP_TICKETS = 3
+TUNNEL = 4
+GAME_OVER = 5
+CHOOSE_CARDS = 6
+"""Phases as plain ints (the values of :class:`~ttr_core.state.Phase`)."""
+
+FREE = -1
+"""The owner of an unclaimed track."""
+
+_PHASES = tuple(Phase)
+
+
+class Chance(Protocol):
+    """A source of shuffle outcomes other than the table's generator (replays)."""
+
+    def shuffle(self, pile: str, reason: str, items: Sequence[int]) -> tuple[int, ...]:
+        """Return the order (top first) of ``items`` after shuffling."""
+        ...
+
+
+class Table:
+    """One game's position, changed in place by the mechanics."""
+
+    def __init__(self, rs: Ruleset, players: int) -> None:
+        from ttr_core.rules.claims import claim_tables
+
+        k = len(rs.class_keys)
+        self.rs = rs
+        self.claims = claim_tables(rs)
+        self.players = players
+        self.phase = OPENING_TICKETS
+        self.current = 0
+        self.start_player = 0
+        self.final_trigger = -1
+        self.passes = 0
+        self.turn = 0
+        self.rng = -1
+        self.ended_by = ""
+        self.hands: list[int] = [0] * (players * NUM_KINDS)
+        self.trains: list[int] = [rs.params.trains] * players
+        self.score_track: list[int] = [0] * players
+        self.stations: list[int] = [rs.params.stations] * players
+        self.tickets: list[tuple[int, ...]] = [()] * players
+        self.blocked: list[tuple[int, ...]] = [()] * players
+        self.deck: tuple[int, ...] = ()
+        self.deck_pos = 0
+        self.discard: list[int] = [0] * NUM_KINDS
+        self.display: list[int] = [-1] * rs.params.display.size
+        self.faceup: tuple[int, ...] = ()
+        """The kinds of card on display, in card order (kept current with ``display``)."""
+        self.ticket_deck: tuple[int, ...] = ()
+        self.pending: tuple[int, ...] = ()
+        self.offers: tuple[tuple[int, ...], ...] = ()
+        self.owners: list[int] = [FREE] * len(rs.routes)
+        self.free: list[tuple[int, ...]] = list(rs.class_routes)
+        """Per route class, its tracks that are unclaimed and not closed, in map order."""
+        self.free_count: list[int] = [len(routes) for routes in rs.class_routes]
+        self.blocked_count: list[int] = [0] * (players * k)
+        self.pay_count: list[int] = [0] * (players * k)
+        """Per seat and route class, the payments the seat's hand affords."""
+        self.gray_id: list[int] = [0] * players
+        """Per seat, the number of its gray payment counts (see ``ClaimTables.gray_lookup``)."""
+        self.sig: list[int] = []
+        """Per route colour, a number saying which tracks of that colour are free."""
+        self.block_counts: list[list[int]] = []
+        """Per card colour, its claim counts by hand for its free tracks (``block_row``)."""
+        self._sign()
+        self.station_owners: list[int] = [-1] * len(rs.city_ids) if rs.params.stations else []
+        self.tunnel_route = -1
+        self.tunnel_paid: tuple[int, ...] = ()
+        self.tunnel_revealed: tuple[int, ...] = ()
+        self.tunnel_extra = 0
+        self.tunnel_color = 0
+        self.choice_route = -1
+        self.choice_groups = 0
+        self.choice_size = 0
+        self.choice_chosen: tuple[int, ...] = ()
+        self.events: list[ev.Event] | None = None
+        """Where the mechanics append events; None when nothing is recorded."""
+        self.chance: Chance | None = None
+        """Where shuffles come from instead of ``rng`` (replays of seedless records)."""
+        self.version = 0
+        """Counts changes, so a listing knows whether it is still current."""
+
+    def _sign(self) -> None:
+        """Compute every colour block's signature from the free counts."""
+        tab = self.claims
+        sig = [0] * NUM_KINDS
+        for k, n in enumerate(self.free_count):
+            sig[tab.block_of[k]] += tab.weight[k] * n
+        self.sig = sig
+        self.block_counts = [tab.block_row(c, sig[c], self.free_count) for c in range(LOCO)]
+
+    def copy_into(self, other: Table) -> None:
+        """Make ``other`` (a table of the same ruleset and seats) a copy of this one."""
+        other.phase = self.phase
+        other.current = self.current
+        other.start_player = self.start_player
+        other.final_trigger = self.final_trigger
+        other.passes = self.passes
+        other.turn = self.turn
+        other.rng = self.rng
+        other.ended_by = self.ended_by
+        other.hands = self.hands[:]
+        other.trains = self.trains[:]
+        other.score_track = self.score_track[:]
+        other.stations = self.stations[:]
+        other.tickets = self.tickets[:]
+        other.blocked = self.blocked[:]
+        other.deck = self.deck
+        other.deck_pos = self.deck_pos
+        other.discard = self.discard[:]
+        other.display = self.display[:]
+        other.faceup = self.faceup
+        other.ticket_deck = self.ticket_deck
+        other.pending = self.pending
+        other.offers = self.offers
+        other.owners = self.owners[:]
+        other.free = self.free[:]
+        other.free_count = self.free_count[:]
+        other.blocked_count = self.blocked_count[:]
+        other.pay_count = self.pay_count[:]
+        other.gray_id = self.gray_id[:]
+        other.sig = self.sig[:]
+        other.block_counts = self.block_counts[:]
+        other.station_owners = self.station_owners[:]
+        other.tunnel_route = self.tunnel_route
+        other.tunnel_paid = self.tunnel_paid
+        other.tunnel_revealed = self.tunnel_revealed
+        other.tunnel_extra = self.tunnel_extra
+        other.tunnel_color = self.tunnel_color
+        other.choice_route = self.choice_route
+        other.choice_groups = self.choice_groups
+        other.choice_size = self.choice_size
+        other.choice_chosen = self.choice_chosen
+        other.version = self.version + 1
+
+    # -- conversion to and from the frozen state -------------------------------------
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The nine card counts of ``seat``'s hand."""
+        base = seat * NUM_KINDS
+        return tuple(self.hands[base : base + NUM_KINDS])
+
+    def snapshot(self) -> GameState:
+        """The frozen :class:`~ttr_core.state.GameState` of this position."""
+        players = tuple(
+            PlayerState(
+                self.hand(p),
+                self.trains[p],
+                self.tickets[p],
+                self.score_track[p],
+                self.stations[p],
+                self.blocked[p],
+            )
+            for p in range(self.players)
+        )
+        tunnel = None
+        if self.tunnel_route >= 0:
+            tunnel = TunnelAttempt(
+                self.tunnel_route,
+                self.tunnel_paid,
+                self.tunnel_revealed,
+                self.tunnel_extra,
+                self.tunnel_color,
+            )
+        choice = None
+        if self.choice_route >= 0:
+            choice = CardChoice(
+                self.choice_route, self.choice_groups, self.choice_size, self.choice_chosen
+            )
+        return GameState(
+            _PHASES[self.phase],
+            self.current,
+            players,
+            self.deck,
+            self.deck_pos,
+            tuple(self.discard),
+            tuple(self.display),
+            self.ticket_deck,
+            self.pending,
+            tuple(self.owners),
+            tuple(self.free),
+            self.start_player,
+            self.final_trigger,
+            self.passes,
+            self.turn,
+            self.rng,
+            tunnel,
+            tuple(self.station_owners),
+            self.offers,
+            self.ended_by,
+            choice,
+        )
+
+    def load(self, state: GameState) -> None:
+        """Set this table (built for the state's ruleset and seats) to ``state``."""
+        from ttr_core.rules.claims import recount_hand
+
+        rs = self.rs
+        n = self.players
+        self.phase = int(state.phase)
+        self.current = state.current
+        self.start_player = state.start_player
+        self.final_trigger = state.final_trigger
+        self.passes = state.passes
+        self.turn = state.turn
+        self.rng = state.rng
+        self.ended_by = state.ended_by
+        hands: list[int] = []
+        for player in state.players:
+            hands.extend(player.hand)
+        self.hands = hands
+        self.trains = [p.trains for p in state.players]
+        self.score_track = [p.score for p in state.players]
+        self.stations = [p.stations for p in state.players]
+        self.tickets = [p.tickets for p in state.players]
+        self.blocked = [p.blocked for p in state.players]
+        self.deck = state.deck
+        self.deck_pos = state.deck_pos
+        self.discard = list(state.discard)
+        self.display = list(state.display)
+        self.faceup = tuple(sorted(set(state.display) - {-1}))
+        self.ticket_deck = state.ticket_deck
+        self.pending = state.pending_tickets
+        self.offers = state.offers
+        self.owners = list(state.owners)
+        self.free = list(state.free)
+        class_of = rs.class_of
+        k = len(rs.class_keys)
+        self.free_count = [len(routes) for routes in state.free]
+        self.blocked_count = [0] * (n * k)
+        for p in range(n):
+            for b in self.blocked[p]:
+                self.blocked_count[p * k + class_of[b]] += 1
+        self.pay_count = [0] * (n * k)
+        self.gray_id = [0] * n
+        for p in range(n):
+            recount_hand(self, p)
+        self._sign()
+        self.station_owners = list(state.station_owners)
+        t = state.tunnel
+        if t is None:
+            self.tunnel_route = -1
+            self.tunnel_paid = self.tunnel_revealed = ()
+            self.tunnel_extra = self.tunnel_color = 0
+        else:
+            self.tunnel_route = t.route
+            self.tunnel_paid = t.paid
+            self.tunnel_revealed = t.revealed
+            self.tunnel_extra = t.extra
+            self.tunnel_color = t.color
+        c = state.choice
+        if c is None:
+            self.choice_route = -1
+            self.choice_groups = self.choice_size = 0
+            self.choice_chosen = ()
+        else:
+            self.choice_route = c.route
+            self.choice_groups = c.groups
+            self.choice_size = c.size
+            self.choice_chosen = c.chosen
+        self.version += 1

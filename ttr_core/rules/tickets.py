@@ -1,0 +1,154 @@
+"""Destination tickets: the opening deal, drawing tickets in play and choosing which to keep.
+
+Each player is dealt opening tickets and keeps at least the edition's minimum (SETUP-5);
+editions with long tickets deal one from their own pile. In play, drawing tickets is a
+whole turn (TICKET-4: not from an empty deck); the player keeps at least the minimum of
+those drawn (TICKET-1, TICKET-2) and the rest go back under the deck, or out of the
+game where the edition says so.
+
+Listing order: the largest choices first, each size in the order of the tickets offered.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ttr_core import events as ev
+from ttr_core.actions import Action, KeepTickets
+from ttr_core.errors import IllegalActionError
+from ttr_core.rules.table import KEEP_TICKETS, OPENING_TICKETS, TURN, Table
+from ttr_core.rules.turn import end_turn
+
+
+def deal_opening(t: Table, long_deck: tuple[int, ...]) -> None:
+    """Deal every player's opening tickets, in seat order from the start player."""
+    rs = t.rs
+    deal = rs.params.opening_tickets
+    n = t.players
+    deck = t.ticket_deck
+    offers: list[tuple[int, ...]] = [()] * n
+    for i in range(n):
+        seat = (t.start_player + i) % n
+        regular = deal.deal - deal.long
+        offers[seat] = long_deck[i * deal.long : (i + 1) * deal.long] + deck[:regular]
+        deck = deck[regular:]
+        if t.events is not None:
+            t.events.append(
+                ev.TicketsDealt(player=seat, tickets=tuple(rs.ticket_ids[x] for x in offers[seat]))
+            )
+    t.ticket_deck = deck
+    t.offers = tuple(offers)
+
+
+def offered(t: Table, seat: int) -> tuple[int, ...]:
+    """Ticket indices waiting for ``seat``'s choice (opening deals included)."""
+    if t.phase == OPENING_TICKETS:
+        return t.offers[seat]
+    if t.phase == KEEP_TICKETS and t.current == seat:
+        return t.pending
+    return ()
+
+
+def draw_ok(t: Table) -> bool:
+    """Whether drawing tickets is legal now (listing)."""
+    return t.phase == TURN and len(t.ticket_deck) > 0
+
+
+def check_draw(t: Table) -> None:
+    """Raise unless drawing tickets is listed."""
+    if t.phase != TURN:
+        raise IllegalActionError("TURN-1", "tickets can only be drawn as the turn's action")
+    if not t.ticket_deck:
+        raise IllegalActionError("TICKET-4", "the ticket deck is empty")
+
+
+def draw(t: Table) -> None:
+    """Draw tickets (listed); the player chooses which to keep next."""
+    n = t.rs.params.ticket_draw.deal
+    drawn = t.ticket_deck[:n]
+    t.ticket_deck = t.ticket_deck[n:]
+    if t.events is not None:
+        t.events.append(
+            ev.TicketsDealt(player=t.current, tickets=tuple(t.rs.ticket_ids[x] for x in drawn))
+        )
+    t.phase = KEEP_TICKETS
+    t.pending = drawn
+
+
+def _rule(t: Table) -> tuple[tuple[int, ...], int]:
+    """The tickets on offer to the current seat and how many it must keep at least."""
+    params = t.rs.params
+    if t.phase == OPENING_TICKETS:
+        offer, keep = t.offers[t.current], params.opening_tickets.keep
+    else:
+        offer, keep = t.pending, params.ticket_draw.keep
+    return offer, min(keep, len(offer))
+
+
+def keep_choices(t: Table) -> list[tuple[int, ...]]:
+    """The ticket ids that may be kept, as tuples in listing order (listing)."""
+    if t.phase != OPENING_TICKETS and t.phase != KEEP_TICKETS:
+        return []
+    offer, need = _rule(t)
+    ids = tuple(t.rs.ticket_ids[x] for x in offer)
+    return [combo for size in range(len(ids), need - 1, -1) for combo in combinations(ids, size)]
+
+
+def keep_options(t: Table) -> list[Action]:
+    """The legal ``KeepTickets`` actions."""
+    return [KeepTickets(tickets=combo) for combo in keep_choices(t)]
+
+
+def check_keep(t: Table, tickets: object) -> tuple[int, ...]:
+    """The kept ticket indices of a listed choice, in offer order; raise otherwise."""
+    if t.phase != OPENING_TICKETS and t.phase != KEEP_TICKETS:
+        raise IllegalActionError("TICKET-1", "there are no drawn tickets to choose from")
+    offer, need = _rule(t)
+    index = t.rs.ticket_index
+    if type(tickets) is not tuple or any(type(x) is not int for x in tickets):
+        raise IllegalActionError("TICKET-1", f"unknown ticket in {tickets!r}")
+    chosen = {index.get(x, -1) for x in tickets}
+    if -1 in chosen:
+        raise IllegalActionError("TICKET-1", f"unknown ticket in {tickets!r}")
+    if len(chosen) != len(tickets):
+        raise IllegalActionError("TICKET-1", "a ticket is named twice")
+    if not chosen <= set(offer):
+        raise IllegalActionError("TICKET-2", "only the tickets just drawn can be kept")
+    if len(chosen) < need:
+        raise IllegalActionError(
+            "TICKET-1" if t.phase == KEEP_TICKETS else "SETUP-5",
+            f"keep at least {need} of the {len(offer)} tickets",
+        )
+    return tuple(x for x in offer if x in chosen)
+
+
+def keep(t: Table, kept: tuple[int, ...]) -> None:
+    """Keep these offered ticket indices (a listed choice); return or discard the rest."""
+    rs = t.rs
+    p = t.current
+    offer, _ = _rule(t)
+    deal = rs.params.opening_tickets if t.phase == OPENING_TICKETS else rs.params.ticket_draw
+    returned = tuple(x for x in offer if x not in kept)
+    if deal.returned == "bottom":
+        t.ticket_deck = t.ticket_deck + returned
+    if t.events is not None:
+        ids = rs.ticket_ids
+        t.events.append(
+            ev.TicketsKept(
+                player=p,
+                kept=tuple(ids[x] for x in kept),
+                returned=tuple(ids[x] for x in returned),
+                returned_to=deal.returned,
+            )
+        )
+    t.tickets[p] = t.tickets[p] + kept
+    if t.phase == KEEP_TICKETS:
+        end_turn(t)
+        return
+    offers = list(t.offers)
+    offers[p] = ()
+    nxt = (p + 1) % t.players
+    done = nxt == t.start_player
+    t.phase = TURN if done else OPENING_TICKETS
+    t.current = nxt
+    t.offers = () if done else tuple(offers)

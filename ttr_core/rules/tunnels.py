@@ -1,0 +1,129 @@
+"""Tunnels: cards turned over after the claim's payment may demand extra cards.
+
+Claiming a tunnel lays the payment down and turns over cards from the deck
+(TUNNEL-2, TUNNEL-3); each one matching the payment's colour, and each locomotive,
+demands one extra card (TUNNEL-4). With nothing demanded the claim completes at once.
+Otherwise the player pays exactly the extra cards, of the payment's colour or
+locomotives (TUNNEL-6), or withdraws: the cards go back to the hand and the turn ends
+(TUNNEL-7). The turned-over cards go to the discard pile either way.
+
+Listing order: the extra payments with the fewest locomotives first, then withdrawing.
+"""
+
+from __future__ import annotations
+
+from ttr_core import events as ev
+from ttr_core.actions import Action, PayTunnel, WithdrawTunnel
+from ttr_core.cards import CARD_NAMES, LOCO, NUM_KINDS
+from ttr_core.errors import IllegalActionError
+from ttr_core.rules import piles
+from ttr_core.rules.claims import complete_claim, is_counts
+from ttr_core.rules.table import TUNNEL, Table
+from ttr_core.rules.turn import end_turn
+
+WITHDRAW = WithdrawTunnel()
+
+
+def reveal(t: Table, r: int, cards: tuple[int, ...]) -> None:
+    """Turn over cards for a listed tunnel claim; claim at once if nothing matches."""
+    rs = t.rs
+    revealed: list[int] = []
+    for _ in range(rs.params.tunnel_reveal):
+        card = piles.draw(t)
+        if card < 0:
+            break
+        revealed.append(card)
+    match = LOCO
+    for k in range(LOCO):
+        if cards[k]:
+            match = k
+            break
+    extra = sum(1 for c in revealed if c in (match, LOCO))
+    shown = tuple(revealed)
+    if t.events is not None:
+        t.events.append(
+            ev.TunnelRevealed(player=t.current, route=rs.route_ids[r], cards=shown, extra=extra)
+        )
+    if extra == 0:
+        complete_claim(t, r, cards, shown)
+        return
+    t.phase = TUNNEL
+    t.tunnel_route = r
+    t.tunnel_paid = cards
+    t.tunnel_revealed = shown
+    t.tunnel_extra = extra
+    t.tunnel_color = match
+
+
+def extra_payments(t: Table) -> list[tuple[int, ...]]:
+    """The extra payments the pending tunnel may be completed with (listing)."""
+    if t.phase != TUNNEL:
+        return []
+    base = t.current * NUM_KINDS
+    color, paid, extra = t.tunnel_color, t.tunnel_paid, t.tunnel_extra
+    spare_color = t.hands[base + color] - paid[color] if color != LOCO else 0
+    spare_loco = t.hands[base + LOCO] - paid[LOCO]
+    out: list[tuple[int, ...]] = []
+    for locos in range(extra + 1):
+        colored = extra - locos
+        if locos <= spare_loco and colored <= spare_color:
+            cards = [0] * NUM_KINDS
+            if colored:
+                cards[color] = colored
+            cards[LOCO] += locos
+            out.append(tuple(cards))
+    return out
+
+
+def options(t: Table) -> list[Action]:
+    """The legal actions while a tunnel waits: each extra payment, then withdrawing."""
+    if t.phase != TUNNEL:
+        return []
+    out: list[Action] = [PayTunnel(cards=cards) for cards in extra_payments(t)]
+    out.append(WITHDRAW)
+    return out
+
+
+def payment_error(t: Table, cards: object) -> tuple[str, str]:
+    """Why ``cards`` cannot pay the pending tunnel's extra cost (it is not listed)."""
+    if t.phase != TUNNEL:
+        return "TUNNEL-6", "no tunnel claim is waiting for payment"
+    if not is_counts(cards):
+        return "TUNNEL-6", "a payment is a tuple of nine card counts"
+    assert isinstance(cards, tuple)
+    if sum(cards) != t.tunnel_extra:
+        return "TUNNEL-6", f"the reveal demands exactly {t.tunnel_extra} extra cards"
+    color = t.tunnel_color
+    if any(cards[k] for k in range(NUM_KINDS) if k != color and k != LOCO):
+        what = "locomotives" if color == LOCO else f"{CARD_NAMES[color]} cards or locomotives"
+        return "TUNNEL-6", f"the extra cards must be {what}"
+    return "TUNNEL-6", "you do not hold these cards besides the ones laid down"
+
+
+def check_pay(t: Table, cards: object) -> None:
+    """Raise unless ``cards`` is a listed extra payment."""
+    if not is_counts(cards) or cards not in extra_payments(t):
+        raise IllegalActionError(*payment_error(t, cards))
+
+
+def pay(t: Table, cards: tuple[int, ...]) -> None:
+    """Complete the tunnel claim with a listed extra payment."""
+    paid = t.tunnel_paid
+    total = tuple(paid[k] + cards[k] for k in range(NUM_KINDS))
+    complete_claim(t, t.tunnel_route, total, t.tunnel_revealed)
+
+
+def check_withdraw(t: Table) -> None:
+    """Raise unless a tunnel claim waits to be withdrawn from."""
+    if t.phase != TUNNEL:
+        raise IllegalActionError("TUNNEL-7", "no tunnel claim to withdraw from")
+
+
+def withdraw(t: Table) -> None:
+    """Give up the tunnel claim: the turned-over cards are discarded and the turn ends."""
+    for c in t.tunnel_revealed:
+        t.discard[c] += 1
+    if t.events is not None:
+        t.events.append(ev.TunnelWithdrawn(player=t.current, route=t.rs.route_ids[t.tunnel_route]))
+    piles.refill(t)
+    end_turn(t)
