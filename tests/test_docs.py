@@ -259,6 +259,7 @@ def run_blocks(blocks: list[str], name: str) -> dict[str, Any]:
         "how-to/write-a-bot.md",
         "how-to/house-rules.md",
         "how-to/score-a-position.md",
+        "how-to/search-with-the-simulator.md",
     ],
 )
 def test_python_examples_run(page: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,7 +35,8 @@ def simulator_at(rs: Ruleset, state: GameState, *, copy: bool = True) -> Simulat
 
     Each ruleset keeps the simulators of the last few states the functional API met, so
     playing on from a state copies its simulator instead of loading the state again.
-    With ``copy=False`` the kept simulator itself is returned: only read it.
+    With ``copy=False`` the kept simulator itself is returned: only read it, and know
+    that ``apply`` from that state moves it on (its ``version`` changes).
     """
     kept = rs.positions
     found = kept.get(id(state))
@@ -101,12 +102,28 @@ def apply(
         to act; ``state`` is unchanged and no event was appended.
     :raises SetupError: ``seat`` is not a seat of this game (not an ``int``, or out of range).
     """
-    sim = simulator_at(rs, state)
+    # The simulator kept for ``state`` moves on to the new state; readers of it (a
+    # LegalActions) notice that its version changed. A refused action leaves it as it was.
+    found = rs.positions.pop(id(state), None)
+    if found is not None and found[0] is state:
+        sim: Simulator = found[1]
+    else:
+        sim = Simulator.from_state(rs, state, record=False)
     sink: list[ev.Event] | None = [] if events is not None else None
+    if sink is None and chance is None:
+        try:
+            sim.apply(action, seat=seat)
+        except BaseException:
+            _keep(rs, state, sim)
+            raise
+        return _keep(rs, sim.snapshot(), sim)
     sim.events = sink
     sim.chance = chance
     try:
         sim.apply(action, seat=seat)
+    except BaseException:
+        _keep(rs, state, sim)
+        raise
     finally:
         sim.events = None
         sim.chance = None

@@ -226,7 +226,7 @@ class Game:
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player to decide (a lazy sequence)."""
         if self._legal is None:
-            self._legal = LegalActions(self.ruleset, self.state, simulator=self._sim.clone())
+            self._legal = LegalActions(self.ruleset, self.state, simulator=self._sim)
         return self._legal
 
     def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:

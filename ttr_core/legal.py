@@ -29,15 +29,30 @@ from ttr_core.state import GameState
 
 
 class LegalActions(Sequence[Action]):
-    """The legal actions of the player to decide in ``state``: ``len``, index, iterate, ``in``."""
+    """The legal actions of the player to decide in ``state``: ``len``, index, iterate, ``in``.
+
+    Pass ``simulator``, a simulator at ``state``, to list from it; it is only read, and if
+    it moves on the listing goes on from a new simulator loaded from ``state``.
+    """
 
     def __init__(
         self, rs: Ruleset, state: GameState, *, simulator: Simulator | None = None
     ) -> None:
         self.rs = rs
         self.state = state
-        self._sim = simulator if simulator is not None else simulator_at(rs, state, copy=False)
-        self._n = self._sim.legal_count()
+        sim = simulator if simulator is not None else simulator_at(rs, state, copy=False)
+        self._sim = sim
+        self._version = sim.version
+        self._n = sim.legal_count()
+
+    @property
+    def _at(self) -> Simulator:
+        """The simulator at ``state``: the one given, or a new one once that moved on."""
+        sim = self._sim
+        if sim.version != self._version:
+            sim = self._sim = Simulator.from_state(self.rs, self.state, record=False)
+            self._version = sim.version
+        return sim
 
     def __len__(self) -> int:
         return self._n
@@ -50,7 +65,7 @@ class LegalActions(Sequence[Action]):
 
     def count_without_pass(self) -> int:
         """How many legal actions there are besides passing."""
-        return self._sim.legal_count_without_pass()
+        return self._at.legal_count_without_pass()
 
     def __bool__(self) -> bool:
         return self._n > 0
@@ -68,14 +83,17 @@ class LegalActions(Sequence[Action]):
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError("legal action index out of range")
-        return self._sim.legal_action(i)
+        sim = self._sim
+        if sim.version != self._version:
+            sim = self._at
+        return sim.legal_action(i)
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(self._n):
-            yield self._sim.legal_action(i)
+            yield self._at.legal_action(i)
 
     def __contains__(self, action: object) -> bool:
-        return self._sim.is_legal(action)
+        return self._at.is_legal(action)
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._n} actions>"

@@ -18,7 +18,7 @@ pass ``record=False`` and record nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -107,6 +107,23 @@ class Simulator(Table):
     """One game, played in place. Build one with :meth:`new`, :meth:`from_state` or
     :meth:`ttr_core.Game.simulator`."""
 
+    # The counted listing: scratch, rebuilt when ``_listed`` is not the table's version.
+    # Class-level defaults, so a new copy starts with none and copies nothing.
+    _listed = -1
+    _faces: tuple[int, ...] = ()
+    _blind = False
+    _tickets = False
+    _claims = 0
+    _groups = 0
+    _cities: tuple[int, ...] = ()
+    _station_pay: list[tuple[int, ...]] = []  # noqa: RUF012 - never changed in place
+    _list: list[Action] = []  # noqa: RUF012 - never changed in place
+    _pass = False
+    _count = 0
+    _built: Action | None = None
+    _built_index = 0
+    _built_at = -1
+
     def __init__(self, rs: Ruleset, names: Sequence[str], *, record: bool = True) -> None:
         super().__init__(rs, len(names))
         self.names: tuple[str, ...] = tuple(names)
@@ -120,21 +137,6 @@ class Simulator(Table):
         """Every applied action with its events (when recording)."""
         self._extras = rs.has_groups or rs.params.stations > 0
         """Whether turns may offer claims with card groups or stations."""
-        self._reset_listing()
-
-    def _reset_listing(self) -> None:
-        """Forget the counted listing (scratch fields, rebuilt on demand)."""
-        self._listed = -1
-        self._faces: tuple[int, ...] = ()
-        self._blind = False
-        self._tickets = False
-        self._claims = 0
-        self._groups = 0
-        self._cities: tuple[int, ...] = ()
-        self._station_pay: list[tuple[int, ...]] = []
-        self._list: list[Action] = []
-        self._pass = False
-        self._count = 0
 
     # -- building ------------------------------------------------------------------------
 
@@ -255,11 +257,10 @@ class Simulator(Table):
             other.setup = list(self.setup)
             other.log = list(self.log)
         else:
-            other.setup = self.setup
-            other.log = self.log
+            other.setup = []
+            other.log = []
         other._extras = self._extras
         self.copy_into(other)
-        other._reset_listing()
         return other
 
     # -- what it is ----------------------------------------------------------------------
@@ -291,6 +292,10 @@ class Simulator(Table):
 
         if not self.record:
             raise SetupError("this simulator records nothing (record=False): it has no log")
+        if not self.setup:
+            raise SetupError(
+                "this simulator was made from a state: it has no recorded deal to save or replay"
+            )
         return Game.from_simulator(self)
 
     # -- listing -------------------------------------------------------------------------
@@ -356,6 +361,15 @@ class Simulator(Table):
         n = self.legal_count()
         if type(k) is not int or not 0 <= k < n:
             raise IndexError(f"legal action index {k!r} out of range (0 to {n - 1})")
+        action = self._build(k)
+        # Remembered so that applying this very object needs no check (see ``apply``).
+        self._built = action
+        self._built_index = k
+        self._built_at = self.version
+        return action
+
+    def _build(self, k: int) -> Action:
+        """The ``k``-th legal action as an object (the listing is current)."""
         kind, a, b = self._locate(k)
         rs = self.rs
         if kind == _FACE:
@@ -417,6 +431,8 @@ class Simulator(Table):
 
         :raises IndexError: ``k`` is not from 0 to ``legal_count() - 1``; nothing changes.
         """
+        if type(k) is not int:
+            raise IndexError(f"legal action index must be an int, not {k!r}")
         if self.record or self.rng < 0 or self.chance is not None:
             self.apply(self.legal_action(k))
             return
@@ -425,9 +441,13 @@ class Simulator(Table):
         if not 0 <= k < self._count:
             raise IndexError(f"legal action index {k!r} out of range (0 to {self._count - 1})")
         self.version += 1
+        self._apply_listed(k)
+
+    def _apply_listed(self, k: int) -> None:
+        """Apply the ``k``-th action of the current listing (counted at the version just
+        before this change began)."""
         phase = self.phase
         if phase != TURN and phase != SECOND_CARD:
-            self.version -= 1
             self._apply_checked(self._list[k])
             return
         faces = self._faces
@@ -480,6 +500,9 @@ class Simulator(Table):
         """
         if seat is not None:
             turn.check_seat(self, seat)
+        if not self.record and self.events is None:
+            self._apply_checked(action)
+            return []
         events: list[ev.Event] = []
         sink = self.events
         self.events = events if (self.record or sink is not None) else None
@@ -497,7 +520,16 @@ class Simulator(Table):
         """Check ``action`` against the listing's rules, then apply it; all or nothing."""
         if self.phase == GAME_OVER:
             raise IllegalActionError("END-2", "the game is over")
-        do = self._check(action)
+        if action is self._built and self._built_at == self.version == self._listed:
+            # The very object the listing built at this position: legal by construction.
+            k = self._built_index
+            self._built = None
+
+            def do() -> None:
+                self._apply_listed(k)
+
+        else:
+            do = self._check(action)
         if self.rng < 0 or self.chance is not None:
             # Outcomes from a record can be refused midway: keep a copy to go back to.
             backup = self.clone()
@@ -526,7 +558,7 @@ class Simulator(Table):
             return False
         return True
 
-    def _check(self, action: Action) -> Any:
+    def _check(self, action: Action) -> Callable[[], None]:
         """Raise unless ``action`` is legal; return a function that applies it."""
         t = type(action)
         if t is TakeFaceUp:

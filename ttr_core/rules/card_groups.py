@@ -30,8 +30,16 @@ from ttr_core import events as ev
 from ttr_core.actions import Action, ChooseCard, ClaimRoute, ClaimWithGroups
 from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
 from ttr_core.errors import IllegalActionError
-from ttr_core.rules.claims import complete_claim, is_counts, open_to, payment_error, track_error
+from ttr_core.rules.claims import (
+    blocked_in,
+    complete_claim,
+    is_counts,
+    open_to,
+    payment_error,
+    track_error,
+)
 from ttr_core.rules.table import CHOOSE_CARDS, Table
+from ttr_core.state import CardChoice
 
 if TYPE_CHECKING:
     from ttr_core.ruleset import Ruleset
@@ -242,10 +250,9 @@ def _sizes(t: Table) -> list[int]:
     """Per group class, how many of its tracks the current seat may claim now."""
     rs = t.rs
     p = t.current
-    pb = p * len(rs.class_keys)
     trains = t.trains[p]
     return [
-        t.free_count[k] - t.blocked_count[pb + k] if rs.class_len[k] <= trains else 0
+        t.free_count[k] - blocked_in(t, p, k) if rs.class_len[k] <= trains else 0
         for k in rs.group_classes
     ]
 
@@ -322,10 +329,7 @@ def start_group_claim(t: Table, r: int, groups: int) -> None:
             )
         )
     t.phase = CHOOSE_CARDS
-    t.choice_route = r
-    t.choice_groups = groups
-    t.choice_size = size
-    t.choice_chosen = (0,) * NUM_KINDS
+    t.choice = CardChoice(route=r, groups=groups, size=size, chosen=(0,) * NUM_KINDS)
 
 
 # -- choosing the cards ------------------------------------------------------------------
@@ -333,19 +337,21 @@ def start_group_claim(t: Table, r: int, groups: int) -> None:
 
 def card_choices(t: Table) -> tuple[int, ...]:
     """The card kinds that may be chosen next for the payment being chosen (listing)."""
-    if t.phase != CHOOSE_CARDS:
+    choice = t.choice
+    if t.phase != CHOOSE_CARDS or choice is None:
         return ()
-    shape = route_shape(t.rs, t.choice_route)
-    return choosable(shape, t.choice_groups, t.choice_chosen, t.hand(t.current))
+    shape = route_shape(t.rs, choice.route)
+    return choosable(shape, choice.groups, choice.chosen, t.hand(t.current))
 
 
 def choose_error(t: Table, card: object) -> tuple[str, str]:
     """Why choosing ``card`` next is refused (it is not among ``card_choices``)."""
-    if t.phase != CHOOSE_CARDS:
+    choice = t.choice
+    if t.phase != CHOOSE_CARDS or choice is None:
         return "GROUP-3", "no payment is being chosen"
     if type(card) is not int or not 0 <= card < NUM_KINDS:
         return "GROUP-3", f"there is no card kind {card!r}"
-    chosen = t.choice_chosen
+    chosen = choice.chosen
     if any(chosen[k] for k in range(card + 1, NUM_KINDS)):
         return "GROUP-3", "cards are chosen in card order: colours, then locomotives"
     if chosen[card] >= t.hands[t.current * NUM_KINDS + card]:
@@ -353,7 +359,7 @@ def choose_error(t: Table, card: object) -> tuple[str, str]:
     return (
         "GROUP-3",
         f"with another {CARD_NAMES[card]} card the payment for "
-        f"{t.rs.route_name(t.choice_route)} can no longer be completed",
+        f"{t.rs.route_name(choice.route)} can no longer be completed",
     )
 
 
@@ -367,10 +373,14 @@ def choose_card(t: Table, card: int) -> None:
     """Add a listed card to the payment; the claim completes with the last card."""
     if t.events is not None:
         t.events.append(ev.CardChosen(player=t.current, card=card))
-    grown = list(t.choice_chosen)
+    choice = t.choice
+    assert choice is not None
+    grown = list(choice.chosen)
     grown[card] += 1
     total = tuple(grown)
-    if sum(total) < t.choice_size:
-        t.choice_chosen = total
+    if sum(total) < choice.size:
+        t.choice = CardChoice(
+            route=choice.route, groups=choice.groups, size=choice.size, chosen=total
+        )
         return
-    complete_claim(t, t.choice_route, total, ())
+    complete_claim(t, choice.route, total, ())

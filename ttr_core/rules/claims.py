@@ -304,6 +304,7 @@ def gain_card(t: Table, p: int, card: int) -> None:
     i = p * NUM_KINDS + card
     old = t.hands[i]
     t.hands[i] = old + 1
+    t.seat_changed(p)
     if card == LOCO:
         recount_hand(t, p)
     elif old < t.claims.top:
@@ -312,6 +313,7 @@ def gain_card(t: Table, p: int, card: int) -> None:
 
 def pay_cards(t: Table, p: int, cards: tuple[int, ...]) -> None:
     """Take nine counts of cards out of seat ``p``'s hand."""
+    t.seat_changed(p)
     base = p * NUM_KINDS
     hands = t.hands
     if cards[LOCO]:
@@ -328,6 +330,15 @@ def pay_cards(t: Table, p: int, cards: tuple[int, ...]) -> None:
 
 
 # -- who may claim a track ---------------------------------------------------------------
+
+
+def blocked_in(t: Table, p: int, k: int) -> int:
+    """How many tracks of route class ``k`` seat ``p`` may not claim as parallels of its own."""
+    blocked = t.blocked[p]
+    if not blocked:
+        return 0
+    class_of = t.rs.class_of
+    return sum(1 for b in blocked if class_of[b] == k)
 
 
 def open_to(t: Table, r: int, p: int) -> bool:
@@ -475,7 +486,6 @@ def _walk_count(t: Table, p: int) -> int:
     pb = p * tab.classes
     pay = t.pay_count
     free = t.free_count
-    blocked = t.blocked_count
     reach = _reach(t, p)
     total = 0
     for c, block in tab.blocks:
@@ -485,7 +495,7 @@ def _walk_count(t: Table, p: int) -> int:
                 break
             n = pay[pb + k]
             if n:
-                total += (free[k] - blocked[pb + k]) * n
+                total += (free[k] - blocked_in(t, p, k)) * n
     return total
 
 
@@ -496,8 +506,8 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
     pb = p * tab.classes
     pay = t.pay_count
     free = t.free_count
-    blocked = t.blocked_count
     reach = _reach(t, p)
+    blocked = t.blocked[p]
     for c, block in tab.blocks:
         most = reach[c]
         for k, length in block:
@@ -506,13 +516,13 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
             n = pay[pb + k]
             if not n:
                 continue
-            span = (free[k] - blocked[pb + k]) * n
+            span = (free[k] - blocked_in(t, p, k) if blocked else free[k]) * n
             if i >= span:
                 i -= span
                 continue
             pick, j = divmod(i, n)
             for r in t.free[k]:
-                if r not in t.blocked[p]:
+                if r not in blocked:
                     if not pick:
                         return r, _payment_at(tab, k, t.hands, p * NUM_KINDS, j)
                     pick -= 1
@@ -557,16 +567,14 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
         t.discard[c] += 1
     owners = t.owners
     owners[r] = p
-    class_of = rs.class_of
+    t._snap_owners = None
     _close(t, r)
     twin = rs.route_twin[r]
-    k = len(rs.class_keys)
     if twin >= 0:
         if t.players < rs.double_open_min:
             _close(t, twin)
         elif owners[twin] < 0:
             t.blocked[p] = (*t.blocked[p], twin)
-            t.blocked_count[p * k + class_of[twin]] += 1
         else:
             # The twin's owner kept this track in its blocked list while it was free.
             q = owners[twin]
@@ -574,13 +582,14 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
             if r in kept:
                 i = kept.index(r)
                 t.blocked[q] = kept[:i] + kept[i + 1 :]
-                t.blocked_count[q * k + class_of[r]] -= 1
+                t.seat_changed(q)
     points = rs.route_points[r]
     if t.events is not None:
         t.events.append(
             ev.RouteClaimed(player=p, route=rs.route_ids[r], cards=cards, points=points)
         )
     t.trains[p] -= rs.route_len[r]
+    t.seat_changed(p)
     t.score_track[p] += points
     piles.refill(t)
     end_turn(t)

@@ -117,4 +117,5 @@ def build(t: Table, c: int, cards: tuple[int, ...]) -> None:
         t.events.append(ev.StationBuilt(player=p, city=t.rs.city_ids[c], cards=cards))
     piles.refill(t)
     t.stations[p] -= 1
+    t.seat_changed(p)
     end_turn(t)

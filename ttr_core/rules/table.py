@@ -81,7 +81,6 @@ class Table:
         self.free: list[tuple[int, ...]] = list(rs.class_routes)
         """Per route class, its tracks that are unclaimed and not closed, in map order."""
         self.free_count: list[int] = [len(routes) for routes in rs.class_routes]
-        self.blocked_count: list[int] = [0] * (players * k)
         self.pay_count: list[int] = [0] * (players * k)
         """Per seat and route class, the payments the seat's hand affords."""
         self.gray_id: list[int] = [0] * players
@@ -92,21 +91,22 @@ class Table:
         """Per card colour, its claim counts by hand for its free tracks (``block_row``)."""
         self._sign()
         self.station_owners: list[int] = [-1] * len(rs.city_ids) if rs.params.stations else []
-        self.tunnel_route = -1
-        self.tunnel_paid: tuple[int, ...] = ()
-        self.tunnel_revealed: tuple[int, ...] = ()
-        self.tunnel_extra = 0
-        self.tunnel_color = 0
-        self.choice_route = -1
-        self.choice_groups = 0
-        self.choice_size = 0
-        self.choice_chosen: tuple[int, ...] = ()
+        self.tunnel: TunnelAttempt | None = None
+        """The tunnel claim waiting for its extra cards (phase ``TUNNEL``)."""
+        self.choice: CardChoice | None = None
+        """The claim whose cards are being chosen (phase ``CHOOSE_CARDS``)."""
         self.events: list[ev.Event] | None = None
         """Where the mechanics append events; None when nothing is recorded."""
         self.chance: Chance | None = None
         """Where shuffles come from instead of ``rng`` (replays of seedless records)."""
         self.version = 0
         """Counts changes, so a listing knows whether it is still current."""
+        self._snap: GameState | None = None
+        self._snap_version = -1
+        self._snap_players: list[PlayerState | None] = [None] * players
+        self._snap_owners: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
+        """The last snapshot's parts, shared by the next one where unchanged; the owners
+        and free tracks are forgotten (None) when a track is claimed or closed."""
 
     def _sign(self) -> None:
         """Compute every colour block's signature from the free counts."""
@@ -144,24 +144,25 @@ class Table:
         other.owners = self.owners[:]
         other.free = self.free[:]
         other.free_count = self.free_count[:]
-        other.blocked_count = self.blocked_count[:]
         other.pay_count = self.pay_count[:]
         other.gray_id = self.gray_id[:]
         other.sig = self.sig[:]
         other.block_counts = self.block_counts[:]
         other.station_owners = self.station_owners[:]
-        other.tunnel_route = self.tunnel_route
-        other.tunnel_paid = self.tunnel_paid
-        other.tunnel_revealed = self.tunnel_revealed
-        other.tunnel_extra = self.tunnel_extra
-        other.tunnel_color = self.tunnel_color
-        other.choice_route = self.choice_route
-        other.choice_groups = self.choice_groups
-        other.choice_size = self.choice_size
-        other.choice_chosen = self.choice_chosen
+        other.tunnel = self.tunnel
+        other.choice = self.choice
         other.version = self.version + 1
+        other._snap = None
+        other._snap_version = -1
+        other._snap_players = self._snap_players[:]
+        other._snap_owners = self._snap_owners
 
     # -- conversion to and from the frozen state -------------------------------------
+
+    def seat_changed(self, seat: int) -> None:
+        """Note that ``seat``'s holdings (hand, trains, tickets, score, stations, blocked
+        tracks) changed, so the next snapshot builds them again."""
+        self._snap_players[seat] = None
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The nine card counts of ``seat``'s hand."""
@@ -169,55 +170,57 @@ class Table:
         return tuple(self.hands[base : base + NUM_KINDS])
 
     def snapshot(self) -> GameState:
-        """The frozen :class:`~ttr_core.state.GameState` of this position."""
-        players = tuple(
-            PlayerState(
-                self.hand(p),
-                self.trains[p],
-                self.tickets[p],
-                self.score_track[p],
-                self.stations[p],
-                self.blocked[p],
-            )
-            for p in range(self.players)
-        )
-        tunnel = None
-        if self.tunnel_route >= 0:
-            tunnel = TunnelAttempt(
-                self.tunnel_route,
-                self.tunnel_paid,
-                self.tunnel_revealed,
-                self.tunnel_extra,
-                self.tunnel_color,
-            )
-        choice = None
-        if self.choice_route >= 0:
-            choice = CardChoice(
-                self.choice_route, self.choice_groups, self.choice_size, self.choice_chosen
-            )
-        return GameState(
+        """The frozen :class:`~ttr_core.state.GameState` of this position.
+
+        Parts that did not change since the last snapshot (a player's holdings, the
+        track owners) are shared with it rather than built again: the mechanics call
+        :meth:`seat_changed` when they change a seat's holdings.
+        """
+        if self._snap is not None and self._snap_version == self.version:
+            return self._snap
+        kept = self._snap_players
+        players = []
+        for p in range(self.players):
+            old = kept[p]
+            if old is None:
+                old = kept[p] = PlayerState(
+                    self.hand(p),
+                    self.trains[p],
+                    self.tickets[p],
+                    self.score_track[p],
+                    self.stations[p],
+                    self.blocked[p],
+                )
+            players.append(old)
+        if self._snap_owners is None:
+            self._snap_owners = tuple(self.owners), tuple(self.free)
+        owners, free = self._snap_owners
+        state = GameState(
             _PHASES[self.phase],
             self.current,
-            players,
+            tuple(players),
             self.deck,
             self.deck_pos,
             tuple(self.discard),
             tuple(self.display),
             self.ticket_deck,
             self.pending,
-            tuple(self.owners),
-            tuple(self.free),
+            owners,
+            free,
             self.start_player,
             self.final_trigger,
             self.passes,
             self.turn,
             self.rng,
-            tunnel,
+            self.tunnel,
             tuple(self.station_owners),
             self.offers,
             self.ended_by,
-            choice,
+            self.choice,
         )
+        self._snap = state
+        self._snap_version = self.version
+        return state
 
     def load(self, state: GameState) -> None:
         """Set this table (built for the state's ruleset and seats) to ``state``."""
@@ -252,38 +255,17 @@ class Table:
         self.offers = state.offers
         self.owners = list(state.owners)
         self.free = list(state.free)
-        class_of = rs.class_of
         k = len(rs.class_keys)
         self.free_count = [len(routes) for routes in state.free]
-        self.blocked_count = [0] * (n * k)
-        for p in range(n):
-            for b in self.blocked[p]:
-                self.blocked_count[p * k + class_of[b]] += 1
         self.pay_count = [0] * (n * k)
         self.gray_id = [0] * n
         for p in range(n):
             recount_hand(self, p)
         self._sign()
         self.station_owners = list(state.station_owners)
-        t = state.tunnel
-        if t is None:
-            self.tunnel_route = -1
-            self.tunnel_paid = self.tunnel_revealed = ()
-            self.tunnel_extra = self.tunnel_color = 0
-        else:
-            self.tunnel_route = t.route
-            self.tunnel_paid = t.paid
-            self.tunnel_revealed = t.revealed
-            self.tunnel_extra = t.extra
-            self.tunnel_color = t.color
-        c = state.choice
-        if c is None:
-            self.choice_route = -1
-            self.choice_groups = self.choice_size = 0
-            self.choice_chosen = ()
-        else:
-            self.choice_route = c.route
-            self.choice_groups = c.groups
-            self.choice_size = c.size
-            self.choice_chosen = c.chosen
+        self.tunnel = state.tunnel
+        self.choice = state.choice
         self.version += 1
+        self._snap = None
+        self._snap_players = [None] * n
+        self._snap_owners = None

@@ -142,6 +142,7 @@ def keep(t: Table, kept: tuple[int, ...]) -> None:
             )
         )
     t.tickets[p] = t.tickets[p] + kept
+    t.seat_changed(p)
     if t.phase == KEEP_TICKETS:
         end_turn(t)
         return

@@ -20,6 +20,7 @@ from ttr_core.rules import piles
 from ttr_core.rules.claims import complete_claim, is_counts
 from ttr_core.rules.table import TUNNEL, Table
 from ttr_core.rules.turn import end_turn
+from ttr_core.state import TunnelAttempt
 
 WITHDRAW = WithdrawTunnel()
 
@@ -48,19 +49,16 @@ def reveal(t: Table, r: int, cards: tuple[int, ...]) -> None:
         complete_claim(t, r, cards, shown)
         return
     t.phase = TUNNEL
-    t.tunnel_route = r
-    t.tunnel_paid = cards
-    t.tunnel_revealed = shown
-    t.tunnel_extra = extra
-    t.tunnel_color = match
+    t.tunnel = TunnelAttempt(route=r, paid=cards, revealed=shown, extra=extra, color=match)
 
 
 def extra_payments(t: Table) -> list[tuple[int, ...]]:
     """The extra payments the pending tunnel may be completed with (listing)."""
-    if t.phase != TUNNEL:
+    attempt = t.tunnel
+    if t.phase != TUNNEL or attempt is None:
         return []
     base = t.current * NUM_KINDS
-    color, paid, extra = t.tunnel_color, t.tunnel_paid, t.tunnel_extra
+    color, paid, extra = attempt.color, attempt.paid, attempt.extra
     spare_color = t.hands[base + color] - paid[color] if color != LOCO else 0
     spare_loco = t.hands[base + LOCO] - paid[LOCO]
     out: list[tuple[int, ...]] = []
@@ -86,14 +84,15 @@ def options(t: Table) -> list[Action]:
 
 def payment_error(t: Table, cards: object) -> tuple[str, str]:
     """Why ``cards`` cannot pay the pending tunnel's extra cost (it is not listed)."""
-    if t.phase != TUNNEL:
+    attempt = t.tunnel
+    if t.phase != TUNNEL or attempt is None:
         return "TUNNEL-6", "no tunnel claim is waiting for payment"
     if not is_counts(cards):
         return "TUNNEL-6", "a payment is a tuple of nine card counts"
     assert isinstance(cards, tuple)
-    if sum(cards) != t.tunnel_extra:
-        return "TUNNEL-6", f"the reveal demands exactly {t.tunnel_extra} extra cards"
-    color = t.tunnel_color
+    if sum(cards) != attempt.extra:
+        return "TUNNEL-6", f"the reveal demands exactly {attempt.extra} extra cards"
+    color = attempt.color
     if any(cards[k] for k in range(NUM_KINDS) if k != color and k != LOCO):
         what = "locomotives" if color == LOCO else f"{CARD_NAMES[color]} cards or locomotives"
         return "TUNNEL-6", f"the extra cards must be {what}"
@@ -108,9 +107,10 @@ def check_pay(t: Table, cards: object) -> None:
 
 def pay(t: Table, cards: tuple[int, ...]) -> None:
     """Complete the tunnel claim with a listed extra payment."""
-    paid = t.tunnel_paid
-    total = tuple(paid[k] + cards[k] for k in range(NUM_KINDS))
-    complete_claim(t, t.tunnel_route, total, t.tunnel_revealed)
+    attempt = t.tunnel
+    assert attempt is not None
+    total = tuple(attempt.paid[k] + cards[k] for k in range(NUM_KINDS))
+    complete_claim(t, attempt.route, total, attempt.revealed)
 
 
 def check_withdraw(t: Table) -> None:
@@ -121,9 +121,11 @@ def check_withdraw(t: Table) -> None:
 
 def withdraw(t: Table) -> None:
     """Give up the tunnel claim: the turned-over cards are discarded and the turn ends."""
-    for c in t.tunnel_revealed:
+    attempt = t.tunnel
+    assert attempt is not None
+    for c in attempt.revealed:
         t.discard[c] += 1
     if t.events is not None:
-        t.events.append(ev.TunnelWithdrawn(player=t.current, route=t.rs.route_ids[t.tunnel_route]))
+        t.events.append(ev.TunnelWithdrawn(player=t.current, route=t.rs.route_ids[attempt.route]))
     piles.refill(t)
     end_turn(t)

@@ -77,14 +77,10 @@ def end_turn(t: Table, *, passed: bool = False) -> None:
         t.current = p + 1 if p + 1 < n else 0
     if t.pending:
         t.pending = ()
-    if t.tunnel_route >= 0:
-        t.tunnel_route = -1
-        t.tunnel_paid = t.tunnel_revealed = ()
-        t.tunnel_extra = t.tunnel_color = 0
-    if t.choice_route >= 0:
-        t.choice_route = -1
-        t.choice_groups = t.choice_size = 0
-        t.choice_chosen = ()
+    if t.tunnel is not None:
+        t.tunnel = None
+    if t.choice is not None:
+        t.choice = None
     t.turn += 1
 
 
