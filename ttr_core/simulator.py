@@ -116,8 +116,8 @@ class Simulator(Table):
     _claims = 0
     _groups = 0
     _cities: tuple[int, ...] = ()
-    _station_pay: list[tuple[int, ...]] = []  # noqa: RUF012 - never changed in place
-    _list: list[Action] = []  # noqa: RUF012 - never changed in place
+    _station_pay: Sequence[tuple[int, ...]] = ()
+    _list: Sequence[Action] = ()
     _pass = False
     _count = 0
     _built: Action | None = None
@@ -560,46 +560,46 @@ class Simulator(Table):
 
     def _check(self, action: Action) -> Callable[[], None]:
         """Raise unless ``action`` is legal; return a function that applies it."""
-        t = type(action)
-        if t is TakeFaceUp:
-            card = action.card  # type: ignore[attr-defined]
+        kind = type(action)
+        if kind is TakeFaceUp and isinstance(action, TakeFaceUp):
+            card = action.card
             drawing.check_face_up(self, card)
             return lambda: drawing.take_face_up(self, card)
-        if t is DrawBlind:
+        if kind is DrawBlind and isinstance(action, DrawBlind):
             drawing.check_blind(self)
             return lambda: drawing.draw_blind(self)
-        if t is ClaimRoute:
-            cards = action.cards  # type: ignore[attr-defined]
-            r = claims.check_claim(self, action.route, cards)  # type: ignore[attr-defined]
+        if kind is ClaimRoute and isinstance(action, ClaimRoute):
+            cards = action.cards
+            r = claims.check_claim(self, action.route, cards)
             if self.rs.route_tunnel[r]:
                 return lambda: tunnels.reveal(self, r, cards)
             return lambda: claims.complete_claim(self, r, cards, ())
-        if t is DrawTickets:
+        if kind is DrawTickets and isinstance(action, DrawTickets):
             tickets.check_draw(self)
             return lambda: tickets.draw(self)
-        if t is KeepTickets:
-            kept = tickets.check_keep(self, action.tickets)  # type: ignore[attr-defined]
+        if kind is KeepTickets and isinstance(action, KeepTickets):
+            kept = tickets.check_keep(self, action.tickets)
             return lambda: tickets.keep(self, kept)
-        if t is ClaimWithGroups:
-            groups = action.groups  # type: ignore[attr-defined]
-            r = card_groups.check_group_claim(self, action.route, groups)  # type: ignore[attr-defined]
+        if kind is ClaimWithGroups and isinstance(action, ClaimWithGroups):
+            groups = action.groups
+            r = card_groups.check_group_claim(self, action.route, groups)
             return lambda: card_groups.start_group_claim(self, r, groups)
-        if t is ChooseCard:
-            card = action.card  # type: ignore[attr-defined]
+        if kind is ChooseCard and isinstance(action, ChooseCard):
+            card = action.card
             card_groups.check_choose(self, card)
             return lambda: card_groups.choose_card(self, card)
-        if t is PayTunnel:
-            cards = action.cards  # type: ignore[attr-defined]
+        if kind is PayTunnel and isinstance(action, PayTunnel):
+            cards = action.cards
             tunnels.check_pay(self, cards)
             return lambda: tunnels.pay(self, cards)
-        if t is WithdrawTunnel:
+        if kind is WithdrawTunnel and isinstance(action, WithdrawTunnel):
             tunnels.check_withdraw(self)
             return lambda: tunnels.withdraw(self)
-        if t is BuildStation:
-            cards = action.cards  # type: ignore[attr-defined]
-            c = stations.check_build(self, action.city, cards)  # type: ignore[attr-defined]
+        if kind is BuildStation and isinstance(action, BuildStation):
+            cards = action.cards
+            c = stations.check_build(self, action.city, cards)
             return lambda: stations.build(self, c, cards)
-        if t is Pass:
+        if kind is Pass and isinstance(action, Pass):
             why = turn.pass_error(self, self.legal_count_without_pass())
             if why is not None:
                 raise IllegalActionError(*why)

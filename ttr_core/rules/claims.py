@@ -20,7 +20,7 @@ colour in card order, the most coloured cards first).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ttr_core import events as ev
 from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS, describe
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ttr_core.ruleset import Ruleset
 
 
-def is_counts(cards: object) -> bool:
+def is_counts(cards: object) -> TypeGuard[tuple[int, ...]]:
     """Whether ``cards`` is a payment: a tuple of nine non-negative integers (not bools)."""
     return (
         type(cards) is tuple
@@ -43,7 +43,7 @@ def is_counts(cards: object) -> bool:
     )
 
 
-def payment_error(rs: Ruleset, r: int, cards: tuple[int, ...]) -> tuple[str, str] | None:
+def payment_error(rs: Ruleset, r: int, cards: object) -> tuple[str, str] | None:
     """Why ``cards`` cannot pay for track ``r``, as ``(rule id, message)``; None if they can."""
     length = rs.route_len[r]
     if not is_counts(cards):
@@ -383,12 +383,12 @@ def claim_error(t: Table, route: object, cards: object) -> tuple[int, tuple[str,
     if why is not None:
         return r, why
     rs = t.rs
-    why = payment_error(rs, r, cards)  # type: ignore[arg-type]
+    why = payment_error(rs, r, cards)
     if why is not None:
         from ttr_core.rules.card_groups import fits, route_shape
 
         shape = route_shape(rs, r)
-        if shape.size and is_counts(cards) and fits(shape, cards) > 0:  # type: ignore[arg-type]
+        if shape.size and is_counts(cards) and fits(shape, cards) > 0:
             return r, (
                 "GROUP-2",
                 "this payment holds groups of any cards: claim with ClaimWithGroups, "

@@ -20,7 +20,7 @@ from ttr_core.rules.table import TURN, Table
 from ttr_core.rules.turn import end_turn
 
 
-def station_payment_error(cost: int, cards: tuple[int, ...]) -> tuple[str, str] | None:
+def station_payment_error(cost: int, cards: object) -> tuple[str, str] | None:
     """Why ``cards`` cannot pay for a station costing ``cost`` cards; None if they can."""
     if not is_counts(cards):
         return "STATION-5", "a payment is a tuple of nine card counts"
@@ -98,7 +98,7 @@ def check_build(t: Table, city: object, cards: object) -> int:
     p = t.current
     if t.stations[p] <= 0:
         raise IllegalActionError("STATION-3", "you have no stations left")
-    why = station_payment_error(cost(t, p), cards)  # type: ignore[arg-type]
+    why = station_payment_error(cost(t, p), cards)
     if why is not None:
         raise IllegalActionError(*why)
     assert isinstance(cards, tuple)
