@@ -15,14 +15,18 @@ CARD = {"wire": "card"}
 CARDS = {"wire": "cards"}
 
 
-@frozen
+@frozen(slots=False)
 class Action:
-    """Base class of all actions."""
+    """Base class of all actions.
+
+    Actions keep their fields in an instance dictionary rather than slots: the functional
+    API builds one per decision, and attrs sets dictionary fields faster.
+    """
 
     tag: ClassVar[str] = ""
 
 
-@frozen
+@frozen(slots=False)
 class TakeFaceUp(Action):
     """Take a face-up card of the given kind (the leftmost slot showing it)."""
 
@@ -30,21 +34,21 @@ class TakeFaceUp(Action):
     card: int = field(metadata=CARD)
 
 
-@frozen
+@frozen(slots=False)
 class DrawBlind(Action):
     """Take the top card of the train deck."""
 
     tag: ClassVar[str] = "draw_blind"
 
 
-@frozen
+@frozen(slots=False)
 class DrawTickets(Action):
     """Draw destination tickets (then choose which to keep)."""
 
     tag: ClassVar[str] = "draw_tickets"
 
 
-@frozen
+@frozen(slots=False)
 class KeepTickets(Action):
     """Keep these of the tickets just drawn (or dealt); the rest are returned."""
 
@@ -52,7 +56,7 @@ class KeepTickets(Action):
     tickets: tuple[int, ...]
 
 
-@frozen
+@frozen(slots=False)
 class ClaimRoute(Action):
     """Claim a track, paying exactly these cards."""
 
@@ -61,7 +65,7 @@ class ClaimRoute(Action):
     cards: tuple[int, ...] = field(metadata=CARDS)
 
 
-@frozen
+@frozen(slots=False)
 class ClaimWithGroups(Action):
     """Claim a track paying partly with groups of any cards; the cards are chosen next.
 
@@ -75,7 +79,7 @@ class ClaimWithGroups(Action):
     groups: int
 
 
-@frozen
+@frozen(slots=False)
 class ChooseCard(Action):
     """Add one card of this kind to the payment being chosen.
 
@@ -87,7 +91,7 @@ class ChooseCard(Action):
     card: int = field(metadata=CARD)
 
 
-@frozen
+@frozen(slots=False)
 class PayTunnel(Action):
     """Pay the extra cards a tunnel reveal demanded, completing the claim."""
 
@@ -95,14 +99,14 @@ class PayTunnel(Action):
     cards: tuple[int, ...] = field(metadata=CARDS)
 
 
-@frozen
+@frozen(slots=False)
 class WithdrawTunnel(Action):
     """Give up a tunnel claim: the cards go back to the hand and the turn ends."""
 
     tag: ClassVar[str] = "withdraw_tunnel"
 
 
-@frozen
+@frozen(slots=False)
 class BuildStation(Action):
     """Build a station in a city, paying these cards."""
 
@@ -111,7 +115,7 @@ class BuildStation(Action):
     cards: tuple[int, ...] = field(metadata=CARDS)
 
 
-@frozen
+@frozen(slots=False)
 class Pass(Action):
     """Do nothing this turn; legal only when no other action is."""
 

@@ -123,6 +123,7 @@ class Simulator(Table):
     _built: Action | None = None
     _built_index = 0
     _built_at = -1
+    _built_route = -1
 
     def __init__(self, rs: Ruleset, names: Sequence[str], *, record: bool = True) -> None:
         super().__init__(rs, len(names))
@@ -361,6 +362,7 @@ class Simulator(Table):
         n = self.legal_count()
         if type(k) is not int or not 0 <= k < n:
             raise IndexError(f"legal action index {k!r} out of range (0 to {n - 1})")
+        self._built_route = -1
         action = self._build(k)
         # Remembered so that applying this very object needs no check (see ``apply``).
         self._built = action
@@ -380,6 +382,7 @@ class Simulator(Table):
             return _TICKETS
         if kind == _CLAIM:
             r, cards = claims.claim_at(self, a)
+            self._built_route = r
             return ClaimRoute(route=rs.route_ids[r], cards=cards)
         if kind == _GROUP_CLAIM:
             r, groups = card_groups.group_claim_at(self, a)
@@ -470,10 +473,7 @@ class Simulator(Table):
             k -= 1
         if k < self._claims:
             r, cards = claims.claim_at(self, k)
-            if self.rs.route_tunnel[r]:
-                tunnels.reveal(self, r, cards)
-            else:
-                claims.complete_claim(self, r, cards, ())
+            self._claim(r, cards)
             return
         k -= self._claims
         if k < self._groups:
@@ -486,6 +486,13 @@ class Simulator(Table):
             stations.build(self, self._cities[k // per], self._station_pay[k % per])
             return
         turn.pass_turn(self)
+
+    def _claim(self, r: int, cards: tuple[int, ...]) -> None:
+        """Claim listed track index ``r`` with ``cards``: a tunnel's reveal, else the claim."""
+        if self.rs.route_tunnel[r]:
+            tunnels.reveal(self, r, cards)
+        else:
+            claims.complete_claim(self, r, cards, ())
 
     def apply(self, action: Action, *, seat: int | None = None) -> list[ev.Event]:
         """Apply ``action`` of the player to decide, in place; return the events it caused
@@ -524,6 +531,14 @@ class Simulator(Table):
             # The very object the listing built at this position: legal by construction.
             k = self._built_index
             self._built = None
+            if self.rng >= 0 and self.chance is None:
+                self.version += 1
+                route = self._built_route
+                if route >= 0 and isinstance(action, ClaimRoute):
+                    self._claim(route, action.cards)  # found when the object was built
+                else:
+                    self._apply_listed(k)
+                return
 
             def do() -> None:
                 self._apply_listed(k)

@@ -567,7 +567,7 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
         t.discard[c] += 1
     owners = t.owners
     owners[r] = p
-    t._snap_owners = None
+    t.owners_changed()
     _close(t, r)
     twin = rs.route_twin[r]
     if twin >= 0:

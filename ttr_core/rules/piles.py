@@ -72,15 +72,16 @@ def to_discard(t: Table, cards: Sequence[int]) -> None:
 
 
 def refill(t: Table) -> None:
-    """Fill empty display slots and flush as the rules say; keep ``t.faceup`` current."""
+    """Fill empty display slots and flush as the rules say; keep ``t.faceup`` and
+    ``t.shown`` current (every change of the display ends here)."""
     if -1 in t.display:
         _refill(t)
         update_face_up(t)
 
 
 def update_face_up(t: Table) -> None:
-    """Set ``t.faceup``, the kinds of card on display in card order."""
-    key = tuple(t.display)
+    """Set ``t.faceup``, the kinds of card on display in card order, and ``t.shown``."""
+    key = t.shown = tuple(t.display)
     cache = t.rs.face_up_cache
     kinds = cache.get(key)
     if kinds is None:

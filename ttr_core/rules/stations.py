@@ -113,6 +113,7 @@ def build(t: Table, c: int, cards: tuple[int, ...]) -> None:
     piles.to_discard(t, cards)
     pay_cards(t, p, cards)
     t.station_owners[c] = p
+    t.owners_changed()
     if t.events is not None:
         t.events.append(ev.StationBuilt(player=p, city=t.rs.city_ids[c], cards=cards))
     piles.refill(t)

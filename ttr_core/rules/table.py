@@ -35,6 +35,9 @@ FREE = -1
 
 _PHASES = tuple(Phase)
 
+_Owners = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+"""A snapshot's track owners, free tracks per route class and station owners."""
+
 
 class Chance(Protocol):
     """A source of shuffle outcomes other than the table's generator (replays)."""
@@ -73,6 +76,8 @@ class Table:
         self.discard: list[int] = [0] * NUM_KINDS
         self.display: list[int] = [-1] * rs.params.display.size
         self.faceup: tuple[int, ...] = ()
+        self.shown: tuple[int, ...] = tuple(self.display)
+        """The display as a tuple, kept with ``faceup`` for snapshots to share."""
         """The kinds of card on display, in card order (kept current with ``display``)."""
         self.ticket_deck: tuple[int, ...] = ()
         self.pending: tuple[int, ...] = ()
@@ -104,9 +109,11 @@ class Table:
         self._snap: GameState | None = None
         self._snap_version = -1
         self._snap_players: list[PlayerState | None] = [None] * players
-        self._snap_owners: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
-        """The last snapshot's parts, shared by the next one where unchanged; the owners
-        and free tracks are forgotten (None) when a track is claimed or closed."""
+        self._snap_seats: tuple[PlayerState, ...] | None = None
+        self._snap_owners: _Owners | None = None
+        """The last snapshot's parts, shared by the next one where unchanged: a seat's
+        holdings are forgotten (None) by :meth:`seat_changed`, the owners of tracks and
+        stations and the free tracks when a track is claimed or closed or a station built."""
 
     def _sign(self) -> None:
         """Compute every colour block's signature from the free counts."""
@@ -138,6 +145,7 @@ class Table:
         other.discard = self.discard[:]
         other.display = self.display[:]
         other.faceup = self.faceup
+        other.shown = self.shown
         other.ticket_deck = self.ticket_deck
         other.pending = self.pending
         other.offers = self.offers
@@ -155,6 +163,7 @@ class Table:
         other._snap = None
         other._snap_version = -1
         other._snap_players = self._snap_players[:]
+        other._snap_seats = self._snap_seats
         other._snap_owners = self._snap_owners
 
     # -- conversion to and from the frozen state -------------------------------------
@@ -163,6 +172,12 @@ class Table:
         """Note that ``seat``'s holdings (hand, trains, tickets, score, stations, blocked
         tracks) changed, so the next snapshot builds them again."""
         self._snap_players[seat] = None
+        self._snap_seats = None
+
+    def owners_changed(self) -> None:
+        """Note that a track was claimed or closed, or a station built, so the next
+        snapshot builds the owners and free tracks again."""
+        self._snap_owners = None
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The nine card counts of ``seat``'s hand."""
@@ -178,31 +193,34 @@ class Table:
         """
         if self._snap is not None and self._snap_version == self.version:
             return self._snap
-        kept = self._snap_players
-        players = []
-        for p in range(self.players):
-            old = kept[p]
-            if old is None:
-                old = kept[p] = PlayerState(
-                    self.hand(p),
-                    self.trains[p],
-                    self.tickets[p],
-                    self.score_track[p],
-                    self.stations[p],
-                    self.blocked[p],
-                )
-            players.append(old)
+        seats = self._snap_seats
+        if seats is None:
+            kept = self._snap_players
+            players = []
+            for p in range(self.players):
+                old = kept[p]
+                if old is None:
+                    old = kept[p] = PlayerState(
+                        self.hand(p),
+                        self.trains[p],
+                        self.tickets[p],
+                        self.score_track[p],
+                        self.stations[p],
+                        self.blocked[p],
+                    )
+                players.append(old)
+            seats = self._snap_seats = tuple(players)
         if self._snap_owners is None:
-            self._snap_owners = tuple(self.owners), tuple(self.free)
-        owners, free = self._snap_owners
+            self._snap_owners = tuple(self.owners), tuple(self.free), tuple(self.station_owners)
+        owners, free, station_owners = self._snap_owners
         state = GameState(
             _PHASES[self.phase],
             self.current,
-            tuple(players),
+            seats,
             self.deck,
             self.deck_pos,
             tuple(self.discard),
-            tuple(self.display),
+            self.shown,
             self.ticket_deck,
             self.pending,
             owners,
@@ -213,7 +231,7 @@ class Table:
             self.turn,
             self.rng,
             self.tunnel,
-            tuple(self.station_owners),
+            station_owners,
             self.offers,
             self.ended_by,
             self.choice,
@@ -250,6 +268,7 @@ class Table:
         self.discard = list(state.discard)
         self.display = list(state.display)
         self.faceup = tuple(sorted(set(state.display) - {-1}))
+        self.shown = state.display
         self.ticket_deck = state.ticket_deck
         self.pending = state.pending_tickets
         self.offers = state.offers
@@ -268,4 +287,5 @@ class Table:
         self.version += 1
         self._snap = None
         self._snap_players = [None] * n
+        self._snap_seats = None
         self._snap_owners = None
