@@ -34,6 +34,19 @@ settings.load_profile(
 )
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With ``TTR_EXPECT_COMPILED`` set (CI sets it to 1 for the compiled build), first
+    check that the tests import that build, not the sources beside them."""
+    import ttr_core
+
+    wanted = os.environ.get("TTR_EXPECT_COMPILED")
+    if wanted is not None and ttr_core.compiled is not (wanted == "1"):
+        raise pytest.UsageError(
+            f"TTR_EXPECT_COMPILED={wanted}, but ttr_core.compiled is {ttr_core.compiled}"
+            f" (ttr_core imported from {ttr_core.__file__})"
+        )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Hypothesis may import a helper that warns about a deprecated typing alias while it
     # reports a failing example; that warning must not hide the failure itself.

@@ -195,7 +195,8 @@ def test_group_claim_walkthrough() -> None:
 
 
 def test_group_claim_errors_leave_the_state_alone() -> None:
-    """GROUP-1, GROUP-2, GROUP-3: each refusal names its rule and changes nothing."""
+    """GROUP-1, GROUP-2, GROUP-3 (TURN-1 for a wrong type): each refusal names its rule
+    and changes nothing."""
     rs = group_ruleset()
     state = with_player(started(rs), 0, hand=cards("RRRBGGYL"))
     assert_illegal(rs, state, ClaimWithGroups(route=4, groups=1), "GROUP-1")
@@ -214,7 +215,7 @@ def test_group_claim_errors_leave_the_state_alone() -> None:
     assert_illegal(rs, state, ChooseCard(card=0), "GROUP-3")  # out of card order
     assert_illegal(rs, state, ChooseCard(card=5), "GROUP-3")  # not held
     assert_illegal(rs, state, ChooseCard(card=9), "GROUP-3")
-    assert_illegal(rs, state, ChooseCard(card=True), "GROUP-3")
+    assert_illegal(rs, state, ChooseCard(card=True), "TURN-1")  # a bool is no card number
     assert_illegal(rs, state, DrawBlind(), "TURN-1")
     assert_illegal(rs, state, ClaimRoute(route=4, cards=cards("RR")), "TURN-1")
     # One more card after a locomotive would have to be a locomotive: none is left.

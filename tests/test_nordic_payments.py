@@ -583,7 +583,7 @@ def test_group_2_listed_group_numbers(
 
 
 def test_group_1_number_of_groups_out_of_range(nordic: Ruleset, unstacked: Ruleset) -> None:
-    """GROUP-1: 0, negative, too many or non-integer numbers of groups are refused."""
+    """GROUP-1: 0, negative or too many groups are refused; TURN-1: a bool is no number."""
     state = at_turn(nordic, (5,) * NUM_KINDS)
     ferry, route9 = mo_ferry(nordic), murmansk(nordic)
     assert group_claims(nordic, state, ferry) == [1, 2, 3, 4, 5, 6]
@@ -591,10 +591,10 @@ def test_group_1_number_of_groups_out_of_range(nordic: Ruleset, unstacked: Rules
     assert group_claims(unstacked, state, ferry) == [1, 2]
     for n in (0, -1, 7):
         assert_illegal(nordic, state, ClaimWithGroups(route=ferry, groups=n), "GROUP-1")
-    # True == 1, so only the engine and the legal actions' own test can tell them apart.
+    # True == 1, but a bool is not a number of groups: a value of the wrong type (TURN-1).
     with pytest.raises(IllegalActionError) as info:
         apply(nordic, state, ClaimWithGroups(route=ferry, groups=True))
-    assert info.value.rule == "GROUP-1"
+    assert info.value.rule == "TURN-1"
     assert ClaimWithGroups(route=ferry, groups=True) not in legal_actions(nordic, state)
     for n in (0, 10):
         assert_illegal(nordic, state, ClaimWithGroups(route=route9, groups=n), "GROUP-1")

@@ -96,7 +96,13 @@ def table_dump(sim: Simulator) -> dict[str, Any]:
     Comparing this, not only ``snapshot()``, catches a change that a cached snapshot
     would hide until the next legal action.
     """
-    return {k: list(v) if isinstance(v, list) else v for k, v in vars(sim).items()}
+    dump: dict[str, Any] = {}
+    for name in dir(sim):  # not vars(): the compiled build's simulator has no __dict__
+        if name.startswith("__") or callable(getattr(type(sim), name, None)):
+            continue
+        value = getattr(sim, name)
+        dump[name] = list(value) if isinstance(value, list) else value
+    return dump
 
 
 def assert_refused(

@@ -8,6 +8,7 @@ Routes use the same colour numbers, with 8 standing for gray.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 COLOR_NAMES: tuple[str, ...] = (
     "red",
@@ -21,10 +22,10 @@ COLOR_NAMES: tuple[str, ...] = (
 )
 """The eight train-card colours, in the engine's index order."""
 
-LOCO = 8
+LOCO: Final = 8
 """Index of the locomotive card in a card-count tuple."""
 
-GRAY = 8
+GRAY: Final = 8
 """Colour index of a gray route (shares the index of the locomotive card)."""
 
 CARD_NAMES: tuple[str, ...] = (*COLOR_NAMES, "locomotive")
@@ -33,7 +34,7 @@ CARD_NAMES: tuple[str, ...] = (*COLOR_NAMES, "locomotive")
 ROUTE_COLOR_NAMES: tuple[str, ...] = (*COLOR_NAMES, "gray")
 """Names of the nine route colours, indexed by route colour number."""
 
-NUM_KINDS = 9
+NUM_KINDS: Final = 9
 EMPTY: tuple[int, ...] = (0,) * NUM_KINDS
 
 _CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}

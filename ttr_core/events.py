@@ -12,6 +12,8 @@ from typing import ClassVar
 
 from attrs import field, frozen
 
+from ttr_core.actions import Action
+
 CARD = {"wire": "card"}
 CARDS = {"wire": "cards"}
 CARD_LIST = {"wire": "card_list"}
@@ -229,3 +231,11 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     FinalRoundStarted,
     GameEnded,
 )
+
+
+@frozen
+class LogEntry:
+    """One applied action and the events it caused: an entry of a game's log."""
+
+    action: Action
+    events: tuple[Event, ...]

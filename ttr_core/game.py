@@ -22,11 +22,11 @@ from ttr_core import engine, rng
 from ttr_core.actions import Action
 from ttr_core.errors import IllegalActionError, RecordError, TtrError, quote
 from ttr_core.events import Event, Shuffled
+from ttr_core.events import LogEntry as LogEntry
 from ttr_core.legal import LegalActions
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Scoresheet, score_game
 from ttr_core.serialize import CONVERTER, event_to_json
-from ttr_core.simulator import LogEntry as LogEntry
 from ttr_core.simulator import Simulator, name_problem, player_names
 from ttr_core.state import GameState
 from ttr_core.strict import JsonTextError, error_text, parse_json

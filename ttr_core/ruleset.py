@@ -257,7 +257,6 @@ class Ruleset:
         self.claim_tables: ClaimTables | None = None
         self.positions: dict[int, tuple[Any, Any]] = {}
         """Recent states the functional API met, by id, with a simulator at each."""
-        self.face_up_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = {}
         self.station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = {}

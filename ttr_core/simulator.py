@@ -19,9 +19,7 @@ pass ``record=False`` and record nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
-
-from attrs import frozen
+from typing import Any, Final
 
 from ttr_core import events as ev
 from ttr_core import rng
@@ -38,8 +36,10 @@ from ttr_core.actions import (
     PayTunnel,
     TakeFaceUp,
     WithdrawTunnel,
+    field_problem,
 )
 from ttr_core.errors import IllegalActionError, SetupError, quote
+from ttr_core.events import LogEntry
 from ttr_core.rules import card_groups, claims, drawing, piles, stations, tickets, tunnels, turn
 from ttr_core.rules.table import (
     CHOOSE_CARDS,
@@ -62,14 +62,6 @@ _BLIND = DrawBlind()
 _TICKETS = DrawTickets()
 _PASS = Pass()
 _CHOOSE = tuple(ChooseCard(card=k) for k in range(9))
-
-
-@frozen
-class LogEntry:
-    """One applied action and the events it caused."""
-
-    action: Action
-    events: tuple[ev.Event, ...]
 
 
 def name_problem(name: object) -> str | None:
@@ -118,6 +110,7 @@ class Simulator(Table):
     _cities: tuple[int, ...] = ()
     _station_pay: Sequence[tuple[int, ...]] = ()
     _list: Sequence[Action] = ()
+    _keeps: Sequence[tuple[int, ...]] = ()
     _pass = False
     _count = 0
     _built: Action | None = None
@@ -125,8 +118,17 @@ class Simulator(Table):
     _built_at = -1
     _built_route = -1
 
-    def __init__(self, rs: Ruleset, names: Sequence[str], *, record: bool = True) -> None:
-        super().__init__(rs, len(names))
+    def __init__(
+        self,
+        rs: Ruleset,
+        names: Sequence[str],
+        *,
+        record: bool = True,
+        copy_of: Simulator | None = None,
+    ) -> None:
+        """A simulator before the deal, or with ``copy_of`` a copy of that simulator
+        (prefer :meth:`new`, :meth:`from_state` and :meth:`clone`)."""
+        super().__init__(rs, len(names), copy_of=copy_of)
         self.names: tuple[str, ...] = tuple(names)
         self.seed: int | None = None
         """The seed the game was dealt with; None if dealt from recorded outcomes."""
@@ -136,6 +138,11 @@ class Simulator(Table):
         """The events of the deal (when recording)."""
         self.log: list[LogEntry] = []
         """Every applied action with its events (when recording)."""
+        if copy_of is not None:
+            self.seed = copy_of.seed
+            if record:
+                self.setup = list(copy_of.setup)
+                self.log = list(copy_of.log)
         self._extras = rs.has_groups or rs.params.stations > 0
         """Whether turns may offer claims with card groups or stations."""
 
@@ -245,24 +252,7 @@ class Simulator(Table):
 
     def clone(self) -> Simulator:
         """An independent copy (its log, when recording, is copied too)."""
-        other = Simulator.__new__(Simulator)
-        other.rs = self.rs
-        other.claims = self.claims
-        other.players = self.players
-        other.names = self.names
-        other.seed = self.seed
-        other.record = self.record
-        other.events = None
-        other.chance = None
-        if self.record:
-            other.setup = list(self.setup)
-            other.log = list(self.log)
-        else:
-            other.setup = []
-            other.log = []
-        other._extras = self._extras
-        self.copy_into(other)
-        return other
+        return Simulator(self.rs, self.names, record=self.record, copy_of=self)
 
     # -- what it is ----------------------------------------------------------------------
 
@@ -322,8 +312,10 @@ class Simulator(Table):
             self._count = len(faces) + blind
             return
         if phase in (OPENING_TICKETS, KEEP_TICKETS):
-            self._list = tickets.keep_options(self)
-        elif phase == TUNNEL:
+            self._keeps = tickets.keep_choices(self)
+            self._count = len(self._keeps)
+            return
+        if phase == TUNNEL:
             self._list = tunnels.options(self)
         elif phase == CHOOSE_CARDS:
             self._list = [_CHOOSE[k] for k in card_groups.card_choices(self)]
@@ -354,10 +346,13 @@ class Simulator(Table):
         n = self.legal_count()
         return n - 1 if self.phase == TURN and self._pass else n
 
-    def legal_action(self, k: int) -> Action:
+    def legal_action(self, k: object) -> Action:
         """The ``k``-th legal action (in the documented listing order).
 
-        :raises IndexError: ``k`` is not from 0 to ``legal_count() - 1``.
+        (Parameters that the methods check themselves are typed ``object`` throughout, so
+        that a bad value gets the same error in the compiled build as in pure Python.)
+
+        :raises IndexError: ``k`` is not an ``int`` from 0 to ``legal_count() - 1``.
         """
         n = self.legal_count()
         if type(k) is not int or not 0 <= k < n:
@@ -389,6 +384,8 @@ class Simulator(Table):
             return ClaimWithGroups(route=rs.route_ids[r], groups=groups)
         if kind == _STATION:
             return BuildStation(city=rs.city_ids[self._cities[a]], cards=self._station_pay[b])
+        if kind == _KEEP:
+            return tickets.keep_action(self, self._keeps[a])
         if kind == _LISTED:
             return self._list[a]
         return _PASS
@@ -400,6 +397,8 @@ class Simulator(Table):
     def _locate(self, k: int) -> tuple[int, int, int]:
         """Which section of the listing the ``k``-th action is in, and where in it."""
         phase = self.phase
+        if phase in (OPENING_TICKETS, KEEP_TICKETS):
+            return _KEEP, k, 0
         if phase != TURN and phase != SECOND_CARD:
             return _LISTED, k, 0
         n = len(self._faces)
@@ -429,7 +428,7 @@ class Simulator(Table):
 
     # -- applying ------------------------------------------------------------------------
 
-    def apply_index(self, k: int) -> None:
+    def apply_index(self, k: object) -> None:
         """Apply the ``k``-th legal action in place.
 
         :raises IndexError: ``k`` is not from 0 to ``legal_count() - 1``; nothing changes.
@@ -450,6 +449,9 @@ class Simulator(Table):
         """Apply the ``k``-th action of the current listing (counted at the version just
         before this change began)."""
         phase = self.phase
+        if phase in (OPENING_TICKETS, KEEP_TICKETS):
+            tickets.keep(self, self._keeps[k])
+            return
         if phase != TURN and phase != SECOND_CARD:
             self._apply_checked(self._list[k])
             return
@@ -494,7 +496,7 @@ class Simulator(Table):
         else:
             claims.complete_claim(self, r, cards, ())
 
-    def apply(self, action: Action, *, seat: int | None = None) -> list[ev.Event]:
+    def apply(self, action: object, *, seat: object = None) -> list[ev.Event]:
         """Apply ``action`` of the player to decide, in place; return the events it caused
         (an empty list when not recording).
 
@@ -519,11 +521,11 @@ class Simulator(Table):
             self.events = sink
         if sink is not None:
             sink.extend(events)
-        if self.record:
+        if self.record and isinstance(action, Action):  # it is one: it was applied
             self.log.append(LogEntry(action=action, events=tuple(events)))
         return events
 
-    def _apply_checked(self, action: Action) -> None:
+    def _apply_checked(self, action: object) -> None:
         """Check ``action`` against the listing's rules, then apply it; all or nothing."""
         if self.phase == GAME_OVER:
             raise IllegalActionError("END-2", "the game is over")
@@ -573,8 +575,11 @@ class Simulator(Table):
             return False
         return True
 
-    def _check(self, action: Action) -> Callable[[], None]:
+    def _check(self, action: object) -> Callable[[], None]:
         """Raise unless ``action`` is legal; return a function that applies it."""
+        mistyped = field_problem(action)
+        if mistyped is not None:
+            raise IllegalActionError("TURN-1", mistyped)
         kind = type(action)
         if kind is TakeFaceUp and isinstance(action, TakeFaceUp):
             card = action.card
@@ -622,12 +627,13 @@ class Simulator(Table):
         raise IllegalActionError("TURN-1", f"{action!r} is not an action of this game")
 
 
-_FACE = 0
-_BLIND_DRAW = 1
-_TICKET_DRAW = 2
-_CLAIM = 3
-_GROUP_CLAIM = 4
-_STATION = 5
-_LISTED = 6
-_PASS_TURN = 7
+_FACE: Final = 0
+_BLIND_DRAW: Final = 1
+_TICKET_DRAW: Final = 2
+_CLAIM: Final = 3
+_GROUP_CLAIM: Final = 4
+_STATION: Final = 5
+_LISTED: Final = 6
+_PASS_TURN: Final = 7
+_KEEP: Final = 8
 """Sections of the listing, in listing order."""

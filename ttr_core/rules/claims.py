@@ -20,11 +20,12 @@ colour in card order, the most coloured cards first).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from ttr_core import events as ev
 from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS, describe
 from ttr_core.errors import IllegalActionError
+from ttr_core.native import is_compiled
 from ttr_core.rules import piles
 from ttr_core.rules.table import TURN, Table
 from ttr_core.rules.turn import end_turn
@@ -139,7 +140,7 @@ class ClaimTables:
             table == tables[0] for tables in self.gray_part for table in tables
         )
         """Whether gray classes treat every colour alike (then sorted hands share counts)."""
-        self.gray_ids: dict[bytes, int] = {}
+        self.gray_ids: dict[int, int] = {}
         """Gray payment counts are numbered by clamped hand (see :meth:`gray_lookup`)."""
         self.gray_values: list[tuple[int, ...]] = []
         """The gray payment counts of each number."""
@@ -184,7 +185,10 @@ class ClaimTables:
         """
         locos = held[LOCO]
         colours = sorted(held[:LOCO]) if self.gray_symmetric else held[:LOCO]
-        key = bytes([locos, *colours])
+        size = self.size
+        key = locos  # the counts as the digits of a number in base ``size`` (top + 1)
+        for n in colours:
+            key = key * size + n
         found = self.gray_ids.get(key)
         if found is None:
             row = locos * self.size
@@ -248,9 +252,26 @@ def recount_hand(t: Table, p: int) -> None:
     pb = p * tab.classes
     start = tab.start
     for c in tab.colored:
-        pay[pb + start[c] : pb + start[c + 1]] = tab.rows[c][row + held[c]]
+        _put(pay, pb + start[c], tab.rows[c][row + held[c]])
     if tab.has_gray:
         _set_gray(t, p, held)
+
+
+def _put(pay: list[int], at: int, counts: tuple[int, ...]) -> None:
+    """Write ``counts`` into ``pay`` from index ``at`` on.
+
+    Compiled, a loop stores machine integers where a slice assignment would build a
+    slice object and set items generically; in plain Python the slice is faster.
+    """
+    if _COMPILED:
+        for n in counts:
+            pay[at] = n
+            at += 1
+    else:
+        pay[at : at + len(counts)] = counts
+
+
+_COMPILED: Final = is_compiled(__file__)
 
 
 def _set_gray(t: Table, p: int, held: list[int]) -> None:
@@ -259,7 +280,7 @@ def _set_gray(t: Table, p: int, held: list[int]) -> None:
     gid = tab.gray_lookup(held)
     t.gray_id[p] = gid
     pb = p * tab.classes
-    t.pay_count[pb + tab.start[GRAY] : pb + tab.classes] = tab.gray_values[gid]
+    _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
 
 
 def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
@@ -279,7 +300,7 @@ def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
     lo, hi = tab.start[c], tab.start[c + 1]
     if hi > lo:
         pb = p * tab.classes
-        t.pay_count[pb + lo : pb + hi] = tab.rows[c][locos * tab.size + new]
+        _put(t.pay_count, pb + lo, tab.rows[c][locos * tab.size + new])
     if not tab.has_gray:
         return
     if tab.gray_symmetric:
@@ -290,7 +311,7 @@ def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
         if gid is not None:
             t.gray_id[p] = gid
             pb = p * tab.classes
-            t.pay_count[pb + tab.start[GRAY] : pb + tab.classes] = tab.gray_values[gid]
+            _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
             return
         held = [n if n < top else top for n in t.hands[base : base + NUM_KINDS]]
         _set_gray(t, p, held)

@@ -10,11 +10,13 @@ without a seed, from the recorded outcomes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ttr_core import events as ev
 from ttr_core import rng
 from ttr_core.cards import LOCO, NUM_KINDS
 from ttr_core.errors import IllegalActionError
+from ttr_core.native import is_compiled
 from ttr_core.rules.table import Table
 
 
@@ -74,19 +76,34 @@ def to_discard(t: Table, cards: Sequence[int]) -> None:
 def refill(t: Table) -> None:
     """Fill empty display slots and flush as the rules say; keep ``t.faceup`` and
     ``t.shown`` current (every change of the display ends here)."""
-    if -1 in t.display:
-        _refill(t)
-        update_face_up(t)
+    if _COMPILED:
+        for card in t.display:  # compiled, the loop compares machine integers
+            if card < 0:
+                break
+        else:
+            return
+    elif -1 not in t.display:
+        return
+    _refill(t)
+    update_face_up(t)
 
 
 def update_face_up(t: Table) -> None:
     """Set ``t.faceup``, the kinds of card on display in card order, and ``t.shown``."""
-    key = t.shown = tuple(t.display)
-    cache = t.rs.face_up_cache
-    kinds = cache.get(key)
-    if kinds is None:
-        kinds = cache[key] = tuple(sorted(set(key) - {-1}))
-    t.faceup = kinds
+    shown = 0
+    for card in t.display:
+        if card >= 0:
+            shown |= 1 << card
+    t.faceup = _KINDS[shown]
+    t.shown = tuple(t.display)
+
+
+_COMPILED: Final = is_compiled(__file__)
+
+_KINDS: Final = tuple(
+    tuple(k for k in range(NUM_KINDS) if shown >> k & 1) for shown in range(1 << NUM_KINDS)
+)
+"""The kinds of card in card order, by the set of kinds as bits (bit k for card k)."""
 
 
 def _refill(t: Table) -> None:
@@ -103,20 +120,26 @@ def _refill(t: Table) -> None:
     events = t.events
     while True:
         revealed = False
-        while -1 in display:
-            if t.deck_pos < len(t.deck):
-                new = t.deck[t.deck_pos]
-                t.deck_pos += 1
-            else:
-                new = draw(t)
-                if new < 0:
-                    break
-            slot = display.index(-1)
-            display[slot] = new
-            revealed = True
-            if events is not None:
-                events.append(ev.CardRevealed(slot=slot, card=new))
-        if not revealed or flush_at is None or display.count(LOCO) < flush_at:
+        for slot in range(len(display)):
+            if display[slot] < 0:
+                if t.deck_pos < len(t.deck):
+                    new = t.deck[t.deck_pos]
+                    t.deck_pos += 1
+                else:
+                    new = draw(t)
+                    if new < 0:
+                        break
+                display[slot] = new
+                revealed = True
+                if events is not None:
+                    events.append(ev.CardRevealed(slot=slot, card=new))
+        if not revealed or flush_at is None:
+            return
+        locos = 0
+        for card in display:
+            if card == LOCO:
+                locos += 1
+        if locos < flush_at:
             return
         if available(t) == 0:
             return

@@ -12,25 +12,26 @@ convert to and from the frozen state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from ttr_core.cards import LOCO, NUM_KINDS
 from ttr_core.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 
 if TYPE_CHECKING:
     from ttr_core import events as ev
+    from ttr_core.rules.claims import ClaimTables
     from ttr_core.ruleset import Ruleset
 
-OPENING_TICKETS = 0
-TURN = 1
-SECOND_CARD = 2
-KEEP_TICKETS = 3
-TUNNEL = 4
-GAME_OVER = 5
-CHOOSE_CARDS = 6
+OPENING_TICKETS: Final = 0
+TURN: Final = 1
+SECOND_CARD: Final = 2
+KEEP_TICKETS: Final = 3
+TUNNEL: Final = 4
+GAME_OVER: Final = 5
+CHOOSE_CARDS: Final = 6
 """Phases as plain ints (the values of :class:`~ttr_core.state.Phase`)."""
 
-FREE = -1
+FREE: Final = -1
 """The owner of an unclaimed track."""
 
 _PHASES = tuple(Phase)
@@ -50,13 +51,23 @@ class Chance(Protocol):
 class Table:
     """One game's position, changed in place by the mechanics."""
 
-    def __init__(self, rs: Ruleset, players: int) -> None:
+    def __init__(self, rs: Ruleset, players: int, *, copy_of: Table | None = None) -> None:
+        """A table at the start of a game, or with ``copy_of`` (a table of the same
+        ruleset and seats) a copy of that one."""
         from ttr_core.rules.claims import claim_tables
 
-        k = len(rs.class_keys)
         self.rs = rs
-        self.claims = claim_tables(rs)
         self.players = players
+        self.events: list[ev.Event] | None = None
+        """Where the mechanics append events; None when nothing is recorded."""
+        self.chance: Chance | None = None
+        """Where shuffles come from instead of ``rng`` (replays of seedless records)."""
+        self.claims: ClaimTables = claim_tables(rs) if copy_of is None else copy_of.claims
+        """The ruleset's claim tables (built once per ruleset)."""
+        if copy_of is not None:
+            copy_of.copy_into(self)
+            return
+        k = len(rs.class_keys)
         self.phase = OPENING_TICKETS
         self.current = 0
         self.start_player = 0
@@ -76,9 +87,9 @@ class Table:
         self.discard: list[int] = [0] * NUM_KINDS
         self.display: list[int] = [-1] * rs.params.display.size
         self.faceup: tuple[int, ...] = ()
+        """The kinds of card on display, in card order (kept current with ``display``)."""
         self.shown: tuple[int, ...] = tuple(self.display)
         """The display as a tuple, kept with ``faceup`` for snapshots to share."""
-        """The kinds of card on display, in card order (kept current with ``display``)."""
         self.ticket_deck: tuple[int, ...] = ()
         self.pending: tuple[int, ...] = ()
         self.offers: tuple[tuple[int, ...], ...] = ()
@@ -100,10 +111,6 @@ class Table:
         """The tunnel claim waiting for its extra cards (phase ``TUNNEL``)."""
         self.choice: CardChoice | None = None
         """The claim whose cards are being chosen (phase ``CHOOSE_CARDS``)."""
-        self.events: list[ev.Event] | None = None
-        """Where the mechanics append events; None when nothing is recorded."""
-        self.chance: Chance | None = None
-        """Where shuffles come from instead of ``rng`` (replays of seedless records)."""
         self.version = 0
         """Counts changes, so a listing knows whether it is still current."""
         self._snap: GameState | None = None

@@ -86,17 +86,20 @@ def _rule(t: Table) -> tuple[tuple[int, ...], int]:
 
 
 def keep_choices(t: Table) -> list[tuple[int, ...]]:
-    """The ticket ids that may be kept, as tuples in listing order (listing)."""
+    """The ticket indices that may be kept, as tuples in offer order, in listing order
+    (largest first); ``keep`` takes any of them as it is (listing)."""
     if t.phase != OPENING_TICKETS and t.phase != KEEP_TICKETS:
         return []
     offer, need = _rule(t)
-    ids = tuple(t.rs.ticket_ids[x] for x in offer)
-    return [combo for size in range(len(ids), need - 1, -1) for combo in combinations(ids, size)]
+    return [
+        combo for size in range(len(offer), need - 1, -1) for combo in combinations(offer, size)
+    ]
 
 
-def keep_options(t: Table) -> list[Action]:
-    """The legal ``KeepTickets`` actions."""
-    return [KeepTickets(tickets=combo) for combo in keep_choices(t)]
+def keep_action(t: Table, kept: tuple[int, ...]) -> Action:
+    """The ``KeepTickets`` action of a listed choice of ticket indices."""
+    ids = t.rs.ticket_ids
+    return KeepTickets(tickets=tuple(ids[x] for x in kept))
 
 
 def check_keep(t: Table, tickets: object) -> tuple[int, ...]:

@@ -1,0 +1,3 @@
+from mypy_extensions import i64 as i64
+
+def is_compiled(module_file: str) -> bool: ...
