@@ -69,12 +69,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="print the game move by move, one line per action (with --at N: the first N)",
     )
-    parser.add_argument(
-        "--at",
-        type=int,
-        metavar="N",
-        help="show the position after N actions (0 is the position after the setup)",
-    )
+    add_at_argument(parser, "show the position after N actions (0 is the position after the setup)")
     parser.add_argument(
         "--seat",
         type=int,
@@ -119,15 +114,10 @@ def run(args: argparse.Namespace) -> int:
     if args.seat is not None and args.log:
         raise UsageError("argument --seat: not allowed with --log (the log shows no hands)")
     name, data = read_input(args.file)
-    try:
-        game = Game.load(data)
-    except RecordError as exc:
-        raise CommandError(f"{name}: {exc}") from None
+    game = load_record(name, data)
     actions = len(game.log)
-    if args.at is not None and not 0 <= args.at <= actions:
-        raise UsageError(
-            f"argument --at: expected a number of actions from 0 to {actions}, got {args.at}"
-        )
+    if args.at is not None:
+        check_at(game, args.at)
     players = len(game.names)
     if args.seat is not None and not 0 <= args.seat < players:
         raise UsageError(
@@ -141,6 +131,39 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_summary(name, game, as_json=args.json)
     return 0
+
+
+def add_at_argument(parser: argparse.ArgumentParser, text: str) -> None:
+    """The ``--at N`` argument: a number of actions of a record, checked by :func:`check_at`."""
+    parser.add_argument("--at", type=int, metavar="N", help=text)
+
+
+def load_record(name: str, data: bytes) -> Game:
+    """Replay a record read from ``name``, checking every action and event.
+
+    :raises CommandError: the record is not sound, with ``name`` in front of the reason.
+    """
+    try:
+        return Game.load(data)
+    except RecordError as exc:
+        raise CommandError(f"{name}: {exc}") from None
+
+
+def check_at(game: Game, at: int) -> None:
+    """Check an ``--at`` value: from 0 (after the setup) to the number of actions.
+
+    :raises UsageError: naming the range.
+    """
+    actions = len(game.log)
+    if not 0 <= at <= actions:
+        raise UsageError(
+            f"argument --at: expected a number of actions from 0 to {actions}, got {at}"
+        )
+
+
+def state_at(game: Game, at: int) -> GameState:
+    """The position after the first ``at`` actions of the game (0: after the setup)."""
+    return next(itertools.islice(game.history(), at, None))
 
 
 def _print_summary(name: str, game: Game, *, as_json: bool) -> None:
@@ -346,7 +369,7 @@ _TO_DO = {
 
 def _print_position(game: Game, at: int, seat: int | None, *, as_json: bool) -> None:
     rs, names = game.ruleset, game.names
-    state = next(itertools.islice(game.history(), at, None))
+    state = state_at(game, at)
     if as_json:
         print_json(state_to_json(state) if seat is None else view_to_json(view_of(rs, state, seat)))
         return
