@@ -1,0 +1,324 @@
+"""A game of Ticket to Ride as a PettingZoo AEC environment.
+
+The agents ``player_0``, ``player_1``... are the seats; seat 0 starts. The game is
+dealt by :meth:`raw_env.reset` from its seed and played on a
+:class:`~ttr_core.simulator.Simulator`. Each agent observes a dictionary:
+``"observation"``, the vector :class:`~ttr_core.rl.ObservationEncoding` makes of that
+agent's view, and ``"action_mask"``, an ``int8`` vector over the codes of
+:class:`~ttr_core.rl.ActionEncoding`, 1 at the legal ones (all 0 for an agent that is
+not to act). Actions are codes. Rewards come at the end only: see
+:func:`placing_rewards`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any, ClassVar, SupportsIndex
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ttr_core import rng
+from ttr_core.cards import CARD_NAMES
+from ttr_core.errors import ActionCodeError, SetupError, quote
+from ttr_core.rl.encoding import ActionEncoding
+from ttr_core.rl.observation import ObservationEncoding
+from ttr_core.ruleset import Ruleset
+from ttr_core.scoring import Scoresheet
+from ttr_core.simulator import Simulator
+from ttr_core.state import Phase
+from ttr_core.views import PlayerView, view_of
+
+RENDER_MODES = ("human", "ansi")
+"""The render modes: ``"ansi"`` returns the public table as text, ``"human"`` prints it."""
+
+ILLEGAL_REWARD = -1.0
+"""What :func:`env` gives an agent that plays a code its mask rules out (the game ends)."""
+
+
+def placing_rewards(sheet: Scoresheet) -> list[float]:
+    """The final reward of each seat: zero-sum, from the placings, between -1 and 1.
+
+    Each seat gains 1 for every other seat it places above and loses 1 for every seat
+    placed above it, divided by the number of other seats. The winners (after the
+    edition's tie-breakers) place above everyone else, and the others by total score;
+    equal places count for nothing. Two players: 1 for a win, -1 for a loss, 0 for a
+    shared win.
+    """
+    winners = set(sheet.winners)
+    places = [(seat in winners, p.total) for seat, p in enumerate(sheet.players)]
+    others = len(places) - 1
+    return [sum((mine > theirs) - (mine < theirs) for theirs in places) / others for mine in places]
+
+
+def env(
+    edition: str | Ruleset = "usa",
+    players: int = 4,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+) -> Any:
+    """The environment wrapped as PettingZoo's classic games are.
+
+    A code the mask rules out ends the game with :data:`ILLEGAL_REWARD` for the agent
+    that played it and 0 for the others; a code outside the action space fails an
+    assertion; and the calls must come in order (``reset`` first).
+    """
+    wrapped: Any = raw_env(edition, players, options, render_mode)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class _Listing:
+    """The legal codes of one decision: the mask, and each code's index in the listing."""
+
+    def __init__(self, mask: npt.NDArray[np.int8], index: dict[int, int]) -> None:
+        self.mask = mask
+        self.index = index
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    """A game of an edition (an id, or a :class:`~ttr_core.ruleset.Ruleset`) as an
+    unwrapped PettingZoo AEC environment; see the module and :func:`env`.
+
+    :raises UnknownEditionError: no such edition is installed.
+    :raises OptionError: an option is unknown or has a value the edition does not offer.
+    :raises SetupError: a player count the edition does not allow, options given with a
+        ruleset, or an unknown render mode.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "ttr_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        edition: str | Ruleset = "usa",
+        players: int = 4,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if isinstance(edition, Ruleset):
+            if options:
+                raise SetupError("options go with an edition id; a ruleset has its own")
+            rs = edition
+        else:
+            rs = Ruleset.build(edition, options)
+        lo, hi = rs.params.players
+        if type(players) is not int or not lo <= players <= hi:
+            raise SetupError(f"{rs.id} is played by {lo} to {hi} players, not {quote(players)}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise SetupError(
+                f"render mode {quote(render_mode)} is not one of {', '.join(RENDER_MODES)}"
+            )
+        self.render_mode = render_mode
+        self.ruleset = rs
+        """The ruleset the games are played by."""
+        self.actions = ActionEncoding(rs)
+        """The action encoding: codes to actions and back."""
+        self.observations = ObservationEncoding(rs, players)
+        """The observation encoding: views to vectors."""
+        self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        mask_space = spaces.Box(0, 1, shape=(self.actions.size,), dtype=np.int8)
+        self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": self.observations.space, "action_mask": mask_space})
+            for a in self.possible_agents
+        }
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = self.possible_agents[0]
+        self._base_seed: int | None = None
+        self._games = 0
+        self._sim: Simulator | None = None
+        self._listing: _Listing | None = None
+        self._listed_at = -1
+        self._moves = 0
+
+    # -- spaces ------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``: ``Discrete(size)`` of the action encoding."""
+        return self.action_spaces[agent]
+
+    # -- playing -----------------------------------------------------------------------
+
+    @property
+    def simulator(self) -> Simulator:
+        """The simulator of the game in progress: the whole position, hidden cards
+        included (for inspecting or searching, never for an agent's observation).
+
+        :raises SetupError: no game has been dealt yet (call ``reset`` first).
+        """
+        if self._sim is None:
+            raise SetupError("no game yet: call reset() first")
+        return self._sim
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Deal a new game.
+
+        With ``seed``, the game is the one ``Simulator.new`` deals with that seed, and
+        the resets after it without a seed deal games derived from it, so a run is
+        reproducible. Without any seed, the first game's seed is drawn from the
+        operating system. ``options`` is accepted for PettingZoo's interface and unused.
+
+        :raises SetupError: ``seed`` is not an integer.
+        """
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+                raise SetupError(f"a seed is an integer, not {quote(seed)}")
+            self._base_seed = int(seed)
+            self._games = 0
+        elif self._base_seed is None:
+            self._base_seed = secrets.randbits(63)
+        base = self._base_seed
+        game_seed = base if self._games == 0 else rng.derive_seed(base, self._games)
+        self._games += 1
+        self._sim = Simulator.new(
+            self.ruleset, len(self.possible_agents), seed=game_seed, record=False
+        )
+        self._listing = None
+        self._moves = 0
+        self._listed_at = -1
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._sim.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def view(self, agent: str) -> PlayerView:
+        """What ``agent`` may see of the game in progress."""
+        return view_of(self.ruleset, self.simulator.snapshot(), self._seat[agent])
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """``agent``'s observation: its view as a vector, and its action mask."""
+        sim = self.simulator
+        seat = self._seat[agent]
+        view = view_of(self.ruleset, sim.snapshot(), seat)
+        if seat == sim.current_player and not sim.is_over:
+            mask = self._legal(view).mask.copy()
+        else:
+            mask = np.zeros(self.actions.size, dtype=np.int8)
+        return {"observation": self.observations.encode(view), "action_mask": mask}
+
+    def _legal(self, view: PlayerView | None = None) -> _Listing:
+        """The legal codes of the seat to act, listed once per decision (``view`` is its
+        view, if already made)."""
+        if self._listing is None or self._listed_at != self._moves:
+            sim = self.simulator
+            if view is None:
+                view = view_of(self.ruleset, sim.snapshot(), sim.current_player)
+            encode = self.actions.encode
+            index = {encode(sim.legal_action(k), view): k for k in range(sim.legal_count())}
+            if len(index) != sim.legal_count():
+                raise AssertionError("two legal actions share an action code")
+            mask = np.zeros(self.actions.size, dtype=np.int8)
+            mask[list(index)] = 1
+            self._listing = _Listing(mask, index)
+            self._listed_at = self._moves
+        return self._listing
+
+    def step(self, action: SupportsIndex | None) -> None:
+        """Play the code ``action`` for the agent to act (``None`` for an agent whose game
+        is over, as PettingZoo asks).
+
+        :raises ActionCodeError: the code is not one of the agent's legal codes; nothing
+            changes.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        sim = self.simulator
+        code = self.actions.check(action)
+        k = self._legal().index.get(code)
+        if k is None:
+            raise ActionCodeError(
+                f"action code {code} is not legal for {agent} now: the action mask of its "
+                "observation shows the legal codes"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        sim.apply_index(k)
+        self._moves += 1
+        if sim.is_over:
+            sheet = sim.scores()
+            for seat_, reward in enumerate(placing_rewards(sheet)):
+                self.rewards[self.possible_agents[seat_]] = reward
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos = {
+                a: {"score": sheet.players[self._seat[a]].total, "winners": list(sheet.winners)}
+                for a in self.agents
+            }
+        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[sim.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    # -- showing -----------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        """The public part of the table as text: returned in ``"ansi"`` mode, printed in
+        ``"human"`` mode. Hands, tickets and the decks' order are never shown."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode; nothing shown")
+            return None
+        text = self.table_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def table_text(self) -> str:
+        """What everyone can see of the game in progress, as a few lines of text."""
+        rs = self.ruleset
+        state = self.simulator.snapshot()
+        if state.is_over:
+            head = "game over"
+        else:
+            head = f"player_{state.current} to act ({Phase(state.phase).name.lower()})"
+        lines = [f"{rs.info.name}, turn {state.turn}: {head}"]
+        for seat, p in enumerate(state.players):
+            tracks = state.owners.count(seat)
+            line = (
+                f"player_{seat}: {sum(p.hand)} cards, {p.trains} trains, "
+                f"{len(p.tickets)} tickets, {tracks} tracks, {p.score} points"
+            )
+            if rs.params.stations:
+                line += f", {p.stations} stations left"
+            lines.append(line)
+        face_up = ", ".join(CARD_NAMES[c] for c in state.display if c >= 0) or "nothing"
+        lines.append(
+            f"face up: {face_up}; deck {state.deck_size} cards, discard "
+            f"{sum(state.discard)} cards, {len(state.ticket_deck)} tickets left"
+        )
+        if state.is_over:
+            sheet = self.simulator.scores()
+            totals = ", ".join(f"player_{s} {p.total}" for s, p in enumerate(sheet.players))
+            winners = ", ".join(f"player_{s}" for s in sheet.winners)
+            lines.append(f"final scores: {totals}; winners: {winners}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window, file or process."""
