@@ -21,9 +21,10 @@ from attrs import evolve
 from ttr_core import Ruleset
 from ttr_core.actions import ClaimRoute, DrawBlind, KeepTickets, TakeFaceUp
 from ttr_core.cards import card_index
+from ttr_core.cli import _runs as runs_cli
 from ttr_core.cli import main
 from ttr_core.cli import replay as replay_cli
-from ttr_core.cli import simulate as simulate_cli
+from ttr_core.cli._runs import CtrlC
 from ttr_core.events import BlindDrawn, TicketsKept
 from ttr_core.game import Game, GameRecord, LogEntry
 from ttr_core.serialize import state_to_json, view_to_json
@@ -158,7 +159,7 @@ def test_save_into_an_unwritable_directory_is_an_error(
     def refuse(**_: Any) -> tuple[int, str]:
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(simulate_cli.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(runs_cli.tempfile, "mkstemp", refuse)
     result = ttr("simulate", "--games", "2", "--save", str(tmp_path))
     assert result.code == 1
     assert (
@@ -496,7 +497,7 @@ def test_ctrl_c_before_any_game_finished(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_waits_until_a_finished_game_is_reported() -> None:
-    ctrl_c = simulate_cli._CtrlC()
+    ctrl_c = CtrlC()
     reported = []
     with pytest.raises(KeyboardInterrupt), ctrl_c.installed(), ctrl_c.held():
         os.kill(os.getpid(), signal.SIGINT)

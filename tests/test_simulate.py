@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from ttr_core import Ruleset, rng
 from ttr_core.actions import Action, DrawTickets
 from ttr_core.bots import BaseBot
 from ttr_core.errors import BotError
-from ttr_core.legal import LegalActions
 from ttr_core.simulate import (
     GameResult,
     PlayerResult,
@@ -95,12 +96,12 @@ def test_unknown_bot_is_refused_before_any_game(usa: Ruleset) -> None:
 
 
 class Crashing(BaseBot):
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         raise ZeroDivisionError("oops")
 
 
 class Cheating(BaseBot):
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         return DrawTickets()
 
 

@@ -11,26 +11,34 @@ game with a printed game seed replays that game exactly. From the game seed ``G`
 
 Bots are given by name (see :mod:`ttr_core.bots.registry`) and cycled over the seats.
 Seat 0 is named ``Player 1``, seat 1 ``Player 2`` and so on, in results and records alike.
+
+A run can be played on several local processes or on a Dask cluster (``jobs``,
+``scheduler``; see :mod:`ttr_core.parallel`): each game still depends on its seed alone
+and results come in game order, so they are the same wherever the games ran.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+import contextlib
+import functools
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
 
 from attrs import field, frozen
 
 from ttr_core import rng
 from ttr_core.bots.base import Bot, BotFactory
 from ttr_core.bots.registry import find_bot
-from ttr_core.engine import apply, new_game
 from ttr_core.errors import TtrError
-from ttr_core.events import Event
-from ttr_core.game import Game, GameRecord, LogEntry
-from ttr_core.legal import LegalActions
+from ttr_core.game import GameRecord
+from ttr_core.parallel import GameFailure, run_in_order
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import score_game
+from ttr_core.seat_actions import SeatActions
+from ttr_core.simulator import Simulator
 from ttr_core.views import view_of
+
+T_co = TypeVar("T_co", covariant=True)
 
 MAX_DECISIONS = 100_000
 """A game taking more decisions than this is stopped as broken (real games take hundreds)."""
@@ -118,6 +126,12 @@ def seat_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
     return tuple(bots[s % len(bots)] for s in range(players))
 
 
+def start_seat(seed: int, players: int) -> int:
+    """The seat that starts the game with seed ``seed`` (see the module's seed rules)."""
+    start, _ = rng.below(rng.seed_state(rng.derive_seed(seed, 0)), players)
+    return start
+
+
 def play_game(
     rs: Ruleset,
     bots: Sequence[str],
@@ -140,16 +154,19 @@ def play_game(
     if factories is None:
         factories = [find_bot(name) for name in bots]
     start, _ = rng.below(rng.seed_state(rng.derive_seed(seed, 0)), players)
-    setup: list[Event] | None = [] if record else None
-    log: list[LogEntry] | None = [] if record else None
-    state = new_game(rs, players, seed=seed, start_player=start, events=setup)
+    names = [f"Player {s + 1}" for s in range(players)]
+    # The game plays on a simulator the bots never see: each gets its seat's view and
+    # the seat's legal actions listed without the hidden cards (SeatActions).
+    sim = Simulator.deal(rs, names, seed=seed, start_player=start, record=record)
     seated: list[Bot] = [
         factory(rs, s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
     ]
+    listing = [Simulator(rs, names, record=False) for _ in range(players)]
     decisions = 0
-    while not state.is_over:
-        seat = state.current
-        legal = LegalActions(rs, state)
+    while not sim.is_over:
+        seat = sim.current
+        state = sim.snapshot()
+        legal = SeatActions(rs, state, seat, simulator=listing[seat])
         try:
             action = seated[seat].choose(view_of(rs, state, seat), legal)
         except Exception as exc:
@@ -158,12 +175,7 @@ def play_game(
                 f"{type(exc).__name__}: {exc}"
             ) from exc
         try:
-            if log is None:
-                state = apply(rs, state, action)
-            else:
-                events: list[Event] = []
-                state = apply(rs, state, action, events=events)
-                log.append(LogEntry(action=action, events=tuple(events)))
+            sim.apply(action)
         except TtrError as exc:
             raise SimulationError(
                 f"bot {bots[seat]!r} in seat {seat} chose {action!r} in the game with seed "
@@ -174,11 +186,9 @@ def play_game(
             raise SimulationError(
                 f"the game with seed {seed} did not end in {MAX_DECISIONS} decisions"
             )
-    names = [f"Player {s + 1}" for s in range(players)]
+    state = sim.snapshot()
     sheet = score_game(rs, state, names)
-    saved = None
-    if setup is not None and log is not None:
-        saved = Game(rs, state, names, seed=seed, setup=setup, log=log).record()
+    saved = sim.game().record() if record else None
     return GameResult(
         seed=seed,
         turns=state.turn,
@@ -191,6 +201,150 @@ def play_game(
     )
 
 
+@functools.lru_cache(maxsize=8)
+def shared_ruleset(edition: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
+    """The ruleset of ``edition`` with ``options``, built once per process and shared.
+
+    This is how a worker process gets the ruleset of a :class:`GamePlan`.
+    """
+    return Ruleset.build(edition, dict(options))
+
+
+@functools.lru_cache(maxsize=32)
+def bot_factories(bots: tuple[str, ...]) -> tuple[BotFactory, ...]:
+    """The bot classes of ``bots``, looked up once per process.
+
+    :raises BotError: a bot name is unknown.
+    """
+    return tuple(find_bot(name) for name in bots)
+
+
+@frozen
+class GamePlan:
+    """How every game of a run is played, given its seed: edition, options, the bot of
+    each seat and whether to keep records.
+
+    It is small and picklable, so a worker process can play any game of the run:
+    calling ``plan(index, seed)`` builds (once per process) the ruleset and plays game
+    ``index`` from ``seed``.
+    """
+
+    edition: str
+    options: tuple[tuple[str, Any], ...]
+    """The ruleset's options, every one of them, as ``(name, value)`` pairs."""
+    bots: tuple[str, ...]
+    """The bot of each seat."""
+    records: bool = False
+
+    @classmethod
+    def of(cls, rs: Ruleset, bots: Sequence[str], *, records: bool = False) -> GamePlan:
+        """The plan of games of ``rs`` with ``bots`` in seat order."""
+        return cls(rs.id, tuple(rs.options.items()), tuple(bots), records)
+
+    def play(self, rs: Ruleset, index: int, seed: int) -> GameResult:
+        """Play the game with seed ``seed`` on ``rs`` (the plan's ruleset, already built)."""
+        return play_game(
+            rs, self.bots, seed, factories=bot_factories(self.bots), record=self.records
+        )
+
+    def __call__(self, index: int, seed: int) -> GameResult:
+        """Play game ``index`` of the run, whose seed is ``seed``."""
+        return self.play(shared_ruleset(self.edition, self.options), index, seed)
+
+
+def portable(rs: Ruleset) -> bool:
+    """Whether other processes can build ``rs`` from its edition id and options alone:
+    true unless it carries plugins of its own (house rules)."""
+    return len(rs.plugin_manager.get_plugins()) <= 2
+
+
+def check_run(rs: Ruleset, *, players: int, games: int, bots: Sequence[str]) -> tuple[str, ...]:
+    """Check a run's arguments before any game is played; return the bot of each seat.
+
+    :raises BotError: a bot name is unknown.
+    :raises ValueError: ``players`` is outside the edition's range, ``games`` is
+        negative or there is no bot.
+    """
+    lo, hi = rs.params.players
+    if not lo <= players <= hi:
+        raise ValueError(f"{rs.id} is played by {lo} to {hi} players, not {players}")
+    if games < 0:
+        raise ValueError(f"the number of games cannot be negative, got {games}")
+    names = seat_bots(bots, players)
+    for name in dict.fromkeys(names):
+        find_bot(name)
+    return names
+
+
+class Plan(Protocol[T_co]):
+    """A picklable description of how to play any game of a run (see :class:`GamePlan`)."""
+
+    def play(self, rs: Ruleset, index: int, seed: int) -> T_co:
+        """Play game ``index``, whose seed is ``seed``, on ``rs``."""
+        ...
+
+    def __call__(self, index: int, seed: int) -> T_co:
+        """Play game ``index`` on a ruleset built from the plan (in a worker process)."""
+        ...
+
+
+def run_plan(
+    rs: Ruleset,
+    plan: Plan[T_co],
+    *,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    on_done: Callable[[], None] | None = None,
+) -> Generator[T_co | GameFailure, None, None]:
+    """Play the run's games by ``plan`` and yield the outcomes in game order.
+
+    Here (``jobs=1``, no scheduler) the plan plays on ``rs`` itself; elsewhere each worker
+    builds the ruleset from the plan. See :func:`ttr_core.parallel.run_in_order`.
+
+    :raises ValueError: the games must run elsewhere and ``rs`` carries plugins of its own.
+    """
+    seeds = [game_seed(seed, i) for i in range(games)]
+    if jobs == 1 and scheduler is None:
+        return run_in_order(functools.partial(plan.play, rs), seeds, on_done=on_done)
+    if not portable(rs):
+        raise ValueError("a ruleset with plugins of its own can only be played in this process")
+    return run_in_order(plan, seeds, jobs=jobs, scheduler=scheduler, on_done=on_done)
+
+
+def play_games(
+    rs: Ruleset,
+    *,
+    players: int,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    records: bool = False,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    on_done: Callable[[], None] | None = None,
+) -> Generator[GameResult | GameFailure, None, None]:
+    """Play a run and yield each game's result, or its failure, in game order.
+
+    The games are played here (``jobs=1``), on ``jobs`` local processes or on the Dask
+    cluster at ``scheduler``; the outcomes are the same. A game whose bot fails gives a
+    :class:`~ttr_core.parallel.GameFailure` naming its seed, and the run goes on.
+    ``on_done`` is called as each game finishes (for a progress bar). The arguments are
+    checked at once; the games are played as the outcomes are consumed.
+
+    :raises BotError: a bot name is unknown (before any game is played).
+    :raises ValueError: ``players`` is outside the edition's range, ``games`` is negative,
+        or the games must run elsewhere and ``rs`` carries plugins of its own.
+    :raises MissingExtraError: a scheduler is given and Dask is not installed.
+    """
+    names = check_run(rs, players=players, games=games, bots=bots)
+    plan = GamePlan.of(rs, names, records=records)
+    return run_plan(
+        rs, plan, games=games, seed=seed, jobs=jobs, scheduler=scheduler, on_done=on_done
+    )
+
+
 def simulate(
     rs: Ruleset,
     *,
@@ -200,31 +354,39 @@ def simulate(
     bots: Sequence[str],
     on_game: Callable[[GameResult], None] | None = None,
     records: bool = False,
+    jobs: int = 1,
+    scheduler: str | None = None,
 ) -> Iterator[GameResult]:
     """Play ``games`` games and yield their results in order (see the module's seed rules).
 
     The arguments are checked at once; the games are played as the results are consumed.
-    ``on_game`` is called after each game (e.g. to advance a progress bar). With
-    ``records``, each result carries its game's record (see :func:`play_game`).
+    ``on_game`` is called with each result before it is yielded. With ``records``, each
+    result carries its game's record (see :func:`play_game`). ``jobs`` and ``scheduler``
+    play the games elsewhere, as in :func:`play_games`, with the same results.
 
     :raises BotError: a bot name is unknown (before any game is played).
     :raises ValueError: ``players`` is outside the edition's range or ``games`` is negative.
-    :raises SimulationError: while iterating, when a bot failed.
+    :raises SimulationError: while iterating, when a bot failed (the first such game).
     """
-    lo, hi = rs.params.players
-    if not lo <= players <= hi:
-        raise ValueError(f"{rs.id} is played by {lo} to {hi} players, not {players}")
-    if games < 0:
-        raise ValueError(f"the number of games cannot be negative, got {games}")
-    names = seat_bots(bots, players)
-    factories = [find_bot(name) for name in names]
+    outcomes = play_games(
+        rs,
+        players=players,
+        games=games,
+        seed=seed,
+        bots=bots,
+        records=records,
+        jobs=jobs,
+        scheduler=scheduler,
+    )
 
     def run() -> Iterator[GameResult]:
-        for i in range(games):
-            result = play_game(rs, names, game_seed(seed, i), factories=factories, record=records)
-            if on_game is not None:
-                on_game(result)
-            yield result
+        with contextlib.closing(outcomes):
+            for outcome in outcomes:
+                if isinstance(outcome, GameFailure):
+                    raise SimulationError(outcome.message)
+                if on_game is not None:
+                    on_game(outcome)
+                yield outcome
 
     return run()
 

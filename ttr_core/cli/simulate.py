@@ -4,6 +4,9 @@ Results go to standard output and nothing else does: the same arguments print th
 text. A progress bar is shown on standard error only when it is a terminal and the run
 is long. ``--save DIR`` also writes each game's record to ``DIR/<seed>.json``. Ctrl-C
 stops the run: the games already finished are summarised, and the exit status is 130.
+``--jobs N`` plays on N local processes and ``--scheduler ADDRESS`` on a Dask cluster,
+with the same output. A game whose bot fails is reported on standard error with its
+seed; the other games are played and summarised, and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -12,16 +15,9 @@ import argparse
 import contextlib
 import json
 import os
-import signal
 import sys
-import tempfile
-import threading
-from collections.abc import Iterator
-from types import FrameType
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ttr_core.bots.registry import find_bot
@@ -30,18 +26,25 @@ from ttr_core.cli._common import (
     UsageError,
     add_option_argument,
     console,
+    counted,
     options_dict,
     positive_int,
     sentence,
 )
+from ttr_core.cli._runs import (
+    INTERRUPTED,
+    CtrlC,
+    add_where_arguments,
+    bot_names,
+    prepare_directory,
+    progress_bar,
+    report_failure,
+)
+from ttr_core.parallel import GameFailure, check_scheduler_support
 from ttr_core.ruleset import Ruleset
-from ttr_core.simulate import GameResult, simulate, summarize
+from ttr_core.simulate import GameResult, play_games, summarize
 
 HELP = "play games with bots and summarise the results"
-PROGRESS_MIN_GAMES = 20
-"""Runs with fewer games than this never show a progress bar."""
-INTERRUPTED = 130
-"""Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
 def register(sub: Any) -> None:
@@ -78,30 +81,8 @@ def register(sub: Any) -> None:
         help="also write each game's record to DIR/SEED.json (ttr replay reads it); "
         "DIR is created if missing",
     )
+    add_where_arguments(parser, jobs=1)
     parser.set_defaults(run=run)
-
-
-def _bot_names(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",")]
-    if not text.strip() or any(not name for name in names):
-        raise UsageError(f"argument --bots: expected comma-separated bot names, got {text!r}")
-    return names
-
-
-def _prepare_directory(path: str) -> None:
-    """Create the ``--save`` directory if needed and check that files can be written there.
-
-    :raises CommandError: it is not a directory, cannot be created or is not writable.
-    """
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise CommandError(f"--save: {path} exists and is not a directory")
-    try:
-        os.makedirs(path, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=path, prefix=".ttr-", suffix=".tmp")
-        os.close(fd)
-        os.remove(probe)
-    except OSError as exc:
-        raise CommandError(f"--save: cannot write to {path}: {exc.strerror or exc}") from None
 
 
 def _save_record(path: str, result: GameResult) -> None:
@@ -121,56 +102,11 @@ def _save_record(path: str, result: GameResult) -> None:
         raise CommandError(f"--save: cannot write {target}: {exc.strerror or exc}") from None
 
 
-class _CtrlC:
-    """Ctrl-C as ``KeyboardInterrupt``, held back while a finished game is reported.
-
-    Saving, printing and counting a game happen together or not at all, so the count in
-    ``interrupted after K of N games`` is exactly the games output.
-    """
-
-    def __init__(self) -> None:
-        self.holding = False
-        self.pending = False
-
-    def _handle(self, signum: int, frame: FrameType | None) -> None:
-        if self.holding:
-            self.pending = True
-        else:
-            raise KeyboardInterrupt
-
-    @contextlib.contextmanager
-    def installed(self) -> Iterator[None]:
-        """Handle SIGINT during the block, if Python's own handler is in place (it is not
-        when SIGINT is ignored, or in a thread other than the main one)."""
-        if (
-            threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-        ):
-            yield
-            return
-        signal.signal(signal.SIGINT, self._handle)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
-        """Hold Ctrl-C back during the block; raise ``KeyboardInterrupt`` after it if pressed."""
-        self.holding = True
-        try:
-            yield
-        finally:
-            self.holding = False
-        if self.pending:
-            self.pending = False
-            raise KeyboardInterrupt
-
-
 def run(args: argparse.Namespace) -> int:
     """Play the games; print JSON lines or the summary table; stop cleanly on Ctrl-C."""
-    bots = _bot_names(args.bots)
+    bots = bot_names(args.bots)
     results: list[GameResult] = []
+    failures: list[GameFailure] = []
     try:
         rs = Ruleset.build(args.edition, options_dict(args.options))
         lo, hi = rs.params.players
@@ -178,20 +114,23 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"argument --players: {rs.id} is played by {lo} to {hi} players")
         for name in dict.fromkeys(bots):
             find_bot(name)
+        if args.scheduler is not None:
+            check_scheduler_support()
         if args.save is not None:
-            _prepare_directory(args.save)
-        ctrl_c = _CtrlC()
+            prepare_directory(args.save, "--save")
+        ctrl_c = CtrlC()
         with ctrl_c.installed():
-            _play(args, rs, bots, results, ctrl_c)
+            _play(args, rs, bots, results, failures, ctrl_c)
     except KeyboardInterrupt:
         if results and not args.json:
-            _print_summary(args, rs, results)
+            _print_summary(args, rs, results, failures)
         sys.stdout.flush()
-        sys.stderr.write(f"ttr: interrupted after {len(results)} of {args.games} games\n")
+        done = len(results) + len(failures)
+        sys.stderr.write(f"ttr: interrupted after {done} of {args.games} games\n")
         return INTERRUPTED
     if not args.json:
-        _print_summary(args, rs, results)
-    return 0
+        _print_summary(args, rs, results, failures)
+    return 1 if failures else 0
 
 
 def _play(
@@ -199,51 +138,53 @@ def _play(
     rs: Ruleset,
     bots: list[str],
     results: list[GameResult],
-    ctrl_c: _CtrlC,
+    failures: list[GameFailure],
+    ctrl_c: CtrlC,
 ) -> None:
-    """Play the run, appending each finished game to ``results`` (and printing or saving it)."""
-    with contextlib.ExitStack() as stack:
-        advance = None
-        if sys.stderr.isatty() and args.games >= PROGRESS_MIN_GAMES:
-            progress = stack.enter_context(
-                Progress(
-                    TextColumn("simulating"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TimeRemainingColumn(),
-                    console=Console(stderr=True),
-                    transient=True,
-                )
-            )
-            task = progress.add_task("games", total=args.games)
-
-            def advance(_: GameResult) -> None:
-                progress.advance(task)
-
-        for result in simulate(
+    """Play the run, appending each finished game to ``results`` (and printing or saving
+    it) and each failed one to ``failures`` (and reporting it), in game order."""
+    with progress_bar(args.games, "simulating") as advance:
+        outcomes = play_games(
             rs,
             players=args.players,
             games=args.games,
             seed=args.seed,
             bots=bots,
-            on_game=advance,
             records=args.save is not None,
-        ):
-            with ctrl_c.held():
-                if args.save is not None:
-                    _save_record(args.save, result)
-                if args.json:
-                    sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
-                    sys.stdout.flush()
-                results.append(result)
+            jobs=args.jobs,
+            scheduler=args.scheduler,
+            on_done=advance,
+        )
+        with contextlib.closing(outcomes):
+            for outcome in outcomes:
+                with ctrl_c.held():
+                    if isinstance(outcome, GameFailure):
+                        report_failure(outcome)
+                        failures.append(outcome)
+                        continue
+                    if args.save is not None:
+                        _save_record(args.save, outcome)
+                    if args.json:
+                        line = json.dumps(outcome.to_json(), ensure_ascii=False)
+                        sys.stdout.write(line + "\n")
+                        sys.stdout.flush()
+                    results.append(outcome)
 
 
-def _print_summary(args: argparse.Namespace, rs: Ruleset, results: list[GameResult]) -> None:
+def _print_summary(
+    args: argparse.Namespace,
+    rs: Ruleset,
+    results: list[GameResult],
+    failures: list[GameFailure],
+) -> None:
     summary = summarize(results)
     plural = "game" if summary.games == 1 else "games"
+    caption = f"mean game length: {summary.mean_turns:.1f} turns"
+    if failures:
+        caption += f"; {counted(len(failures), 'game')} failed (reported on standard error)"
     table = Table(
         title=f"{rs.id}: {summary.games} {plural}, {args.players} players, seed {args.seed}",
-        caption=f"mean game length: {summary.mean_turns:.1f} turns",
+        caption=caption,
     )
     table.add_column("Bot")
     for column in ("Seats", "Games won", "Win share", "Mean score", "Min", "Max"):

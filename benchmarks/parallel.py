@@ -1,0 +1,72 @@
+"""Games per second on one process, on two local processes and on a 2-worker Dask cluster.
+
+Plays the same run three ways through :func:`ttr_core.simulate.play_games`, the code path
+of ``ttr simulate --jobs`` and ``--scheduler``: by default 200 four-player USA games
+between greedy bots. Each figure is the whole run: starting the local worker processes
+is included; starting the Dask cluster (a ``distributed.LocalCluster`` of two worker
+processes with one thread each) is not. The three runs must give the same results, and
+the script checks that they do.
+
+    python benchmarks/parallel.py --edition usa --players 4 --games 200 --bots greedy
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ttr_core import Ruleset
+from ttr_core.parallel import GameFailure
+from ttr_core.simulate import GameResult, play_games
+
+
+def timed(run: Callable[[], list[GameResult | GameFailure]]) -> tuple[float, list[Any]]:
+    """The seconds ``run`` takes, and what it returns."""
+    start = time.perf_counter()
+    outcomes = run()
+    return time.perf_counter() - start, outcomes
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Bot games per second, here and elsewhere.")
+    parser.add_argument("--edition", default="usa")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bots", default="greedy", help="comma-separated bot names")
+    args = parser.parse_args(argv)
+    rs = Ruleset.build(args.edition)
+    bots = args.bots.split(",")
+
+    def run(**where: Any) -> Callable[[], list[GameResult | GameFailure]]:
+        return lambda: list(
+            play_games(
+                rs, players=args.players, games=args.games, seed=args.seed, bots=bots, **where
+            )
+        )
+
+    figures: list[tuple[str, float, list[Any]]] = []
+    figures.append(("1 process", *timed(run(jobs=1))))
+    figures.append(("2 local processes", *timed(run(jobs=2))))
+    distributed = importlib.import_module("distributed")  # Dask has no type information
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        figures.append(("Dask, 2 workers", *timed(run(scheduler=cluster.scheduler_address))))
+    reference = figures[0][2]
+    base = args.games / figures[0][1]
+    for where, seconds, outcomes in figures:
+        assert outcomes == reference, f"{where}: the results differ from one process's"
+        rate = args.games / seconds
+        print(
+            f"where={where.replace(' ', '-')} edition={rs.id} players={args.players} "
+            f"bots={args.bots} games={args.games} seconds={seconds:.2f} "
+            f"games_per_s={rate:.2f} speedup={rate / base:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Bots and tasks for the tests of parallel runs, importable by worker processes by name.
+
+Worker processes are started with the test process's ``sys.path``, so they import this
+module as ``parallel_bots``; a bot is named ``parallel_bots:ClassName``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Sequence
+
+from ttr_core.actions import Action
+from ttr_core.bots import GreedyBot
+from ttr_core.ruleset import Ruleset
+from ttr_core.views import PlayerView
+
+KILL_ONCE = "TTR_TEST_KILL_ONCE"
+"""The environment variable naming the marker file of :class:`WorkerKiller`."""
+KILL_AT = 10
+"""The decision of a game at which a :class:`WorkerKiller` may kill its process."""
+
+
+def in_worker() -> bool:
+    """Whether this is a worker process (never kill the test process itself)."""
+    return multiprocessing.parent_process() is not None
+
+
+def kill_once() -> None:
+    """Kill this worker process, unless the marker file already exists; create it.
+
+    The marker is created atomically, so of all the workers that get here only one dies,
+    once; a test arms the kill by naming a marker that does not exist yet.
+    """
+    marker = os.environ.get(KILL_ONCE)
+    if not marker or not in_worker():
+        return
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class WorkerKiller(GreedyBot):
+    """Plays exactly as the greedy bot, but kills its worker process in the middle of a
+    game once (see :func:`kill_once`), so that the game has to be played again."""
+
+    def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:
+        super().__init__(ruleset, seat, seed)
+        self.decisions = 0
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        self.decisions += 1
+        if self.decisions == KILL_AT:
+            kill_once()
+        return super().choose(view, legal)
+
+
+FAIL_MODULUS = 3
+
+
+def fails(bot_seed: int) -> bool:
+    """Whether a :class:`SeedFailer` with this seed raises."""
+    return bot_seed % FAIL_MODULUS == 0
+
+
+class SeedFailer(GreedyBot):
+    """The greedy bot, except that one bot in three (by its seed) raises at its 5th choice."""
+
+    def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:
+        super().__init__(ruleset, seat, seed)
+        self.decisions = 0
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        self.decisions += 1
+        if self.decisions == 5 and fails(self.seed):
+            raise ZeroDivisionError("the bot divided by zero")
+        return super().choose(view, legal)
+
+
+def later_first(index: int, seed: int) -> tuple[int, int]:
+    """A task whose early games take longest, so games finish out of order."""
+    time.sleep(0.05 * (6 - index) if index < 6 else 0)
+    return index, seed
+
+
+def dies_on_game_one(index: int, seed: int) -> int:
+    """A task that kills its worker every time it plays game 1."""
+    if index == 1 and in_worker():
+        os.kill(os.getpid(), signal.SIGKILL)
+    return seed

@@ -1,0 +1,150 @@
+"""What the commands that play many games share: where they play, progress, Ctrl-C, failures."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ttr_core.cli._common import CommandError, UsageError, positive_int
+from ttr_core.parallel import GameFailure
+
+PROGRESS_MIN_GAMES = 20
+"""Runs with fewer games than this never show a progress bar."""
+INTERRUPTED = 130
+"""Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def add_where_arguments(parser: argparse.ArgumentParser, *, jobs: int | None) -> None:
+    """The ``--jobs N`` and ``--scheduler ADDRESS`` arguments (one or the other).
+
+    ``jobs`` is the default number of processes (None: every local core).
+    """
+    default = "every local core" if jobs is None else str(jobs)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=jobs,
+        metavar="N",
+        help=f"play on N local processes (default: {default}); the results are the same",
+    )
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+        'tcp://10.0.0.5:8786 (needs pip install "ttr-engine[dask]")',
+    )
+
+
+def bot_names(text: str) -> list[str]:
+    """The ``--bots`` argument: comma-separated bot names.
+
+    :raises UsageError: a name is empty.
+    """
+    names = [name.strip() for name in text.split(",")]
+    if not text.strip() or any(not name for name in names):
+        raise UsageError(f"argument --bots: expected comma-separated bot names, got {text!r}")
+    return names
+
+
+def prepare_directory(path: str, flag: str) -> None:
+    """Create the output directory of ``flag`` if needed and check that files can be
+    written there.
+
+    :raises CommandError: it is not a directory, cannot be created or is not writable.
+    """
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise CommandError(f"{flag}: {path} exists and is not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".ttr-", suffix=".tmp")
+        os.close(fd)
+        os.remove(probe)
+    except OSError as exc:
+        raise CommandError(f"{flag}: cannot write to {path}: {exc.strerror or exc}") from None
+
+
+def report_failure(failure: GameFailure) -> None:
+    """Report a game that failed: one ``ttr: error:`` line on standard error."""
+    sys.stdout.flush()
+    sys.stderr.write(f"ttr: error: {failure.message}\n")
+    sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[], None] | None]:
+    """A progress bar on standard error during the block, if it is a terminal and the run
+    is long; yields the function that advances it by one game (None without a bar)."""
+    if not sys.stderr.isatty() or total < PROGRESS_MIN_GAMES:
+        yield None
+        return
+    with Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
+        task = progress.add_task("games", total=total)
+
+        def advance() -> None:
+            progress.advance(task)
+
+        yield advance
+
+
+class CtrlC:
+    """Ctrl-C as ``KeyboardInterrupt``, held back while a finished game is reported.
+
+    Saving, printing and counting a game happen together or not at all, so the count in
+    ``interrupted after K of N games`` is exactly the games output.
+    """
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending = False
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """Handle SIGINT during the block, if Python's own handler is in place (it is not
+        when SIGINT is ignored, or in a thread other than the main one)."""
+        if (
+            threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        ):
+            yield
+            return
+        signal.signal(signal.SIGINT, self._handle)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold Ctrl-C back during the block; raise ``KeyboardInterrupt`` after it if pressed."""
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt

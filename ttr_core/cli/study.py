@@ -1,0 +1,165 @@
+"""``ttr study``: a balance report of an edition, from many games between bots.
+
+Writes ``DIR/report.json`` (the same for the same arguments, wherever the games ran),
+``DIR/report.html`` (one page that opens offline), ``DIR/map.svg`` and the other figures
+as SVG files, then prints the main findings. The games run on every local core by
+default, on ``--jobs N`` processes or on a Dask cluster (``--scheduler``). A game whose bot
+fails is reported on standard error with its seed and left out of the report, and the exit
+status is 1. Ctrl-C stops the study without writing anything (exit status 130).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from ttr_core.bots.registry import find_bot
+from ttr_core.cli._common import (
+    CommandError,
+    UsageError,
+    add_option_argument,
+    options_dict,
+    positive_int,
+    sentence,
+)
+from ttr_core.cli._runs import (
+    INTERRUPTED,
+    CtrlC,
+    add_where_arguments,
+    bot_names,
+    prepare_directory,
+    progress_bar,
+    report_failure,
+)
+from ttr_core.parallel import GameFailure, check_scheduler_support, default_jobs
+from ttr_core.ruleset import Ruleset
+from ttr_core.study import GameStats, build_report, run_study, write_report
+from ttr_core.study.plots import check_plot_support
+
+HELP = "play many games between bots and write a balance report with figures"
+DEFAULT_PLAYERS = 4
+"""Players per game unless given: 4, or the most the edition allows when that is fewer."""
+
+
+def register(sub: Any) -> None:
+    """Add the ``study`` command to the sub-command parsers."""
+    parser = sub.add_parser(
+        "study",
+        help=HELP,
+        description=sentence(HELP)
+        + ": win rates by seat and by bot, scores, game length, how often each route is "
+        "claimed and each ticket completed, city desirability, bonuses, stations, tunnels "
+        "and ferries, and the games that met a failure state. Needs matplotlib "
+        '(pip install "ttr-engine[study]").',
+    )
+    parser.add_argument("edition", metavar="EDITION", help="edition id or alias")
+    parser.add_argument(
+        "--players",
+        type=positive_int,
+        help=f"players per game (default: {DEFAULT_PLAYERS}, or the most the edition allows)",
+    )
+    parser.add_argument(
+        "--bots",
+        default="greedy",
+        help="comma-separated bot names, in turn order for the first game; they move one "
+        "seat along each game (default: greedy)",
+    )
+    parser.add_argument(
+        "--games", type=positive_int, default=1000, help="games to play (default: 1000)"
+    )
+    parser.add_argument("--out", metavar="DIR", required=True, help="where to write the report")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the study (default: 1)")
+    add_option_argument(parser)
+    add_where_arguments(parser, jobs=None)
+    parser.set_defaults(run=run)
+
+
+def _players(rs: Ruleset, given: int | None) -> int:
+    lo, hi = rs.params.players
+    if given is None:
+        return min(DEFAULT_PLAYERS, hi)
+    if not lo <= given <= hi:
+        raise UsageError(f"argument --players: {rs.id} is played by {lo} to {hi} players")
+    return given
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games, write the report and print its main findings."""
+    bots = bot_names(args.bots)
+    check_plot_support()
+    if args.scheduler is not None:
+        check_scheduler_support()
+    rs = Ruleset.build(args.edition, options_dict(args.options))
+    players = _players(rs, args.players)
+    for name in dict.fromkeys(bots):
+        find_bot(name)
+    prepare_directory(args.out, "--out")
+    jobs = 1 if args.scheduler is not None else args.jobs or default_jobs()
+    outcomes: list[GameStats | GameFailure] = []
+    try:
+        ctrl_c = CtrlC()
+        with ctrl_c.installed(), progress_bar(args.games, "studying") as advance:
+            played = run_study(
+                rs,
+                players=players,
+                bots=bots,
+                games=args.games,
+                seed=args.seed,
+                jobs=jobs,
+                scheduler=args.scheduler,
+                on_done=advance,
+            )
+            with contextlib.closing(played):
+                for outcome in played:
+                    with ctrl_c.held():
+                        if isinstance(outcome, GameFailure):
+                            report_failure(outcome)
+                        outcomes.append(outcome)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"ttr: interrupted after {len(outcomes)} of {args.games} games\n")
+        return INTERRUPTED
+    report = build_report(rs, players=players, bots=bots, seed=args.seed, outcomes=outcomes)
+    try:
+        written = write_report(rs, report, args.out)
+    except OSError as exc:
+        raise CommandError(f"--out: cannot write the report: {exc.strerror or exc}") from None
+    _print_findings(report, [str(p) for p in written])
+    failed = len(report["failed_games"])
+    return 1 if failed else 0
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _print_findings(report: Mapping[str, Any], written: list[str]) -> None:
+    """The main findings, in a few lines."""
+    study = report["study"]
+    first = report["seats"]["first_player"]
+    verdict = "significant" if first["significant"] else "not significant"
+    least = "; ".join(
+        f"{r['cities'][0]}–{r['cities'][1]} {_pct(r['rate'])}" for r in report["least_claimed"]
+    )
+    cities = "; ".join(f"{c['city']} {_pct(c['share'])}" for c in report["cities"][:5])
+    states = report["failure_states"]
+    failed = study["games"] - study["games_measured"]
+    lines = [
+        f"{study['edition']}: {study['games_measured']} games"
+        + (f" ({failed} failed)" if failed else "")
+        + f", {study['players']} players, "
+        f"bots {','.join(study['bots'])}, seed {study['seed']}",
+        f"start player won {_pct(first['win_rate'])} of the games, "
+        f"{_pct(first['expected'])} expected without a seat advantage "
+        f"(p = {first['p_value']:.3f}, {verdict})",
+        f"least-claimed routes: {least}",
+        f"most desirable cities: {cities}",
+        f"games in which a player had no legal move: {states['no_legal_move']['games']}, "
+        f"ended in deadlock: {states['deadlock']['games']}, "
+        f"the deck and discard pile ran out: {states['deck_exhausted']['games']}, "
+        f"the flush limit was reached: {states['flush_limit']['games']}",
+        f"report: {written[1]} (data: {written[0]}, {len(written) - 2} figures)",
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")

@@ -1,0 +1,72 @@
+"""Balance reports: many games between bots on one edition, measured, summed up and drawn.
+
+This is what ``ttr study`` runs, and what a program can run too::
+
+    rs = Ruleset.build("usa")
+    outcomes = list(run_study(rs, players=4, bots=["greedy"], games=200, seed=1, jobs=2))
+    report = build_report(rs, players=4, bots=["greedy"], seed=1, outcomes=outcomes)
+    write_report(rs, report, "usa-report")  # report.json, report.html and the figures
+
+The games are played here, on local processes or on a Dask cluster (see
+:mod:`ttr_core.parallel`); each is measured where it ran (:mod:`ttr_core.study.games`)
+and the report is built in game order (:mod:`ttr_core.study.report`), so it depends only
+on the study's arguments. The figures need matplotlib, the ``study`` extra.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
+
+from ttr_core.parallel import GameFailure
+from ttr_core.ruleset import Ruleset
+from ttr_core.simulate import check_run, run_plan
+from ttr_core.study import report as _report
+from ttr_core.study.files import write_report
+from ttr_core.study.games import GameStats, StudyPlan
+
+
+def run_study(
+    rs: Ruleset,
+    *,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    on_done: Callable[[], None] | None = None,
+) -> Generator[GameStats | GameFailure, None, None]:
+    """Play and measure the games of a study; yield each game's stats (or its failure) in
+    game order.
+
+    Game ``i`` has the seed of game ``i`` of ``ttr simulate`` with the same ``seed``, and
+    its seats are filled as :mod:`ttr_core.study.games` says (the bots rotate). The games
+    run here (``jobs=1``), on ``jobs`` local processes or on the Dask cluster at
+    ``scheduler``, with the same outcomes. ``on_done`` is called as each game finishes.
+
+    :raises BotError: a bot name is unknown.
+    :raises ValueError: ``players`` is outside the edition's range or ``games`` is negative.
+    :raises MissingExtraError: a scheduler is given and Dask is not installed.
+    """
+    check_run(rs, players=players, games=games, bots=bots)
+    plan = StudyPlan.of(rs, players, bots)
+    return run_plan(
+        rs, plan, games=games, seed=seed, jobs=jobs, scheduler=scheduler, on_done=on_done
+    )
+
+
+def build_report(
+    rs: Ruleset,
+    *,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    outcomes: Sequence[GameStats | GameFailure],
+) -> dict[str, Any]:
+    """The report (``report.json``) of a study, from the outcomes :func:`run_study` gave."""
+    plan = StudyPlan.of(rs, players, bots)
+    return _report.build_report(rs, plan, bots=bots, seed=seed, outcomes=outcomes)
+
+
+__all__ = ["GameStats", "StudyPlan", "build_report", "run_study", "write_report"]
