@@ -17,7 +17,6 @@ from ttr_core import EditionInfo, Ruleset, hookimpl
 from ttr_core.bots import GreedyBot, RandomBot
 from ttr_core.engine import apply, new_game
 from ttr_core.errors import PositionError, UnknownEditionError
-from ttr_core.legal import LegalActions
 from ttr_core.mapdata import load_map_data
 from ttr_core.plugin import MapData
 from ttr_core.position import load_position, parse_position, position_to_json, read_position
@@ -27,6 +26,7 @@ from ttr_core.scoring import (
     score_position,
     scoresheet_json,
 )
+from ttr_core.seat_actions import SeatActions
 from ttr_core.views import view_of
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -344,7 +344,7 @@ def test_finished_games_rescore_identically(usa: Ruleset, players: int, seed: in
     state = new_game(usa, players, seed=seed)
     bots = [(GreedyBot if s % 2 == 0 else RandomBot)(usa, s, seed + s) for s in range(players)]
     while not state.is_over:
-        legal = LegalActions(usa, state)
+        legal = SeatActions(usa, state, state.current)
         state = apply(
             usa, state, bots[state.current].choose(view_of(usa, state, state.current), legal)
         )
@@ -361,7 +361,7 @@ def test_borderland_games_rescore_identically(bl: Ruleset) -> None:
         state = new_game(bl, 3, seed=seed)
         bots = [RandomBot(bl, s, seed * 10 + s) for s in range(3)]
         while not state.is_over:
-            legal = LegalActions(bl, state)
+            legal = SeatActions(bl, state, state.current)
             state = apply(
                 bl, state, bots[state.current].choose(view_of(bl, state, state.current), legal)
             )

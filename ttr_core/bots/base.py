@@ -1,10 +1,11 @@
 """What a bot is: something that picks one of the legal actions from what its seat can see.
 
 A bot is built with ``(ruleset, seat, seed)`` and asked ``choose(view, legal)`` whenever
-its seat has to decide. It sees a :class:`~ttr_core.views.PlayerView`, never the game
-state, so it cannot peek at hidden cards. All of its chance comes from
-:mod:`ttr_core.rng` seeded with ``seed``, so a bot plays the same way on every Python
-version.
+its seat has to decide. It gets its seat's :class:`~ttr_core.views.PlayerView` and its
+legal actions as a :class:`~ttr_core.seat_actions.SeatActions`, listed without the hidden
+cards, never the game state: nothing it is given leads to other players' cards or the
+order of the decks. All of its chance comes from :mod:`ttr_core.rng` seeded with
+``seed``, so a bot plays the same way on every Python version.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from ttr_core import rng
 from ttr_core.actions import Action
-from ttr_core.legal import LegalActions
 from ttr_core.ruleset import Ruleset
 from ttr_core.views import PlayerView
 
@@ -26,8 +26,9 @@ T = TypeVar("T")
 class Bot(Protocol):
     """The bot protocol: pick a legal action for the seat the bot plays."""
 
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        """Return one of ``legal`` (the seat's legal actions, never empty)."""
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """Return one of ``legal``: the seat's legal actions, never empty (``ttr
+        simulate`` passes a :class:`~ttr_core.seat_actions.SeatActions`)."""
         ...
 
 
@@ -58,7 +59,7 @@ class BaseBot(ABC):
         return items[self.below(len(items))]
 
     @abstractmethod
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Return one of ``legal``."""
 
     def __repr__(self) -> str:

@@ -21,8 +21,9 @@ the seed is accepted for the common bot interface.
 
 from __future__ import annotations
 
+import functools
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from attrs import frozen
 
@@ -34,6 +35,7 @@ from ttr_core.actions import (
     DrawBlind,
     DrawTickets,
     KeepTickets,
+    Pass,
     PayTunnel,
     TakeFaceUp,
     WithdrawTunnel,
@@ -41,7 +43,6 @@ from ttr_core.actions import (
 from ttr_core.bots.base import BaseBot
 from ttr_core.cards import GRAY, LOCO, NUM_KINDS
 from ttr_core.graph import UnionFind
-from ttr_core.legal import LegalActions
 from ttr_core.ruleset import Ruleset
 from ttr_core.state import Phase
 from ttr_core.views import PlayerView
@@ -70,6 +71,17 @@ class Goal:
 
 
 @frozen
+class Situation:
+    """What the greedy turn logic reads of a position besides the board: the phase, the
+    seat's hand, the display and the final-round trigger."""
+
+    phase: Phase
+    hand: tuple[int, ...]
+    display: tuple[int, ...]
+    final_trigger: int
+
+
+@frozen
 class Edge:
     """A step of a planned path: the free tracks (one city pair) any of which will do."""
 
@@ -94,16 +106,59 @@ def ticket_goals(rs: Ruleset) -> tuple[Goal, ...]:
     return tuple(goals)
 
 
+def _payments(
+    length: int, colors: Sequence[int], hand: tuple[int, ...], reserved: Sequence[int]
+) -> Iterator[tuple[int, ...]]:
+    """The plain payments of a track from ``hand``: the fewest locomotives first, then the
+    colour with the most cards to spare beyond ``reserved``, then card order; all
+    locomotives last."""
+    top = hand[LOCO]
+    most = max(min(hand[c], length) for c in colors)
+    for locos in range(length - most, min(length, top) + 1):
+        n = length - locos
+        if n == 0:
+            cards = [0] * NUM_KINDS
+            cards[LOCO] = length
+            yield tuple(cards)
+            return
+        for c in sorted(
+            (c for c in colors if hand[c] >= n), key=lambda c: (reserved[c] - hand[c], c)
+        ):
+            cards = [0] * NUM_KINDS
+            cards[c] = n
+            cards[LOCO] = locos
+            yield tuple(cards)
+
+
+@functools.lru_cache(maxsize=16)
+def _neighbours(rs: Ruleset) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per city, its tracks (in ``rs.city_routes`` order) with the city at the other end."""
+    return tuple(
+        tuple((r, rs.route_b[r] if rs.route_a[r] == c else rs.route_a[r]) for r in routes)
+        for c, routes in enumerate(rs.city_routes)
+    )
+
+
 class Board:
     """The bot's picture of the board for one decision: track costs and its own network."""
 
     def __init__(self, rs: Ruleset, view: PlayerView) -> None:
+        self._setup(rs, view.seat, view.owners, view.players[view.seat].trains, len(view.players))
+
+    @classmethod
+    def at(cls, rs: Ruleset, seat: int, owners: Sequence[int], trains: int, players: int) -> Board:
+        """The board of ``seat`` holding ``trains`` trains, for these track owners."""
+        board = cls.__new__(cls)
+        board._setup(rs, seat, owners, trains, players)
+        return board
+
+    def _setup(
+        self, rs: Ruleset, me: int, owners: Sequence[int], trains: int, players: int
+    ) -> None:
         self.rs = rs
-        me = view.seat
         self.me = me
-        owners = view.owners
-        few = len(view.players) < rs.double_open_min
-        self.trains = trains = view.players[me].trains
+        few = players < rs.double_open_min
+        self.trains = trains
         cost: list[int] = []
         self.own: list[int] = []
         for r, owner in enumerate(owners):
@@ -138,6 +193,24 @@ class Board:
                 uf.union(rs.route_a[r], rs.route_b[r])
         return any(uf.connected(s, t) for s in goal.sources for t in goal.targets)
 
+    def gain(self, r: int, goals: Sequence[Goal]) -> int:
+        """What claiming free track ``r`` now scores: its points, and twice the value of
+        each of ``goals`` it completes (from failed to completed)."""
+        rs = self.rs
+        find = self.network.find
+        a, b = find(rs.route_a[r]), find(rs.route_b[r])
+        total = rs.route_points[r]
+        for goal in goals:
+            sources = {find(c) for c in goal.sources}
+            targets = {find(c) for c in goal.targets}
+            if (
+                sources & targets
+                or (a in sources and b in targets)
+                or (b in sources and a in targets)
+            ):
+                total += 2 * goal.value
+        return total
+
     def path(self, goal: Goal, zero: frozenset[int] = frozenset()) -> tuple[int, list[int]] | None:
         """The cheapest way to complete ``goal``: ``(trains needed, free tracks to claim)``.
 
@@ -157,8 +230,10 @@ class Board:
             dist[c] = 0
         done: set[int] = set()
         country = rs.city_country
+        neighbours = _neighbours(rs)
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            d, u = heapq.heappop(heap)
+            d, u = pop(heap)
             if u in done:
                 continue
             done.add(u)
@@ -173,18 +248,18 @@ class Board:
                 return d, needed
             if country[u] is not None and u not in sources:
                 continue
-            for r in rs.city_routes[u]:
+            for r, v in neighbours[u]:
                 c = cost[r]
                 if c < 0:
                     continue
                 if r in zero:
                     c = 0
-                v = rs.route_b[r] if rs.route_a[r] == u else rs.route_a[r]
                 nd = d + c
-                if v not in dist or nd < dist[v]:
+                old = dist.get(v)
+                if old is None or nd < old:
                     dist[v] = nd
                     via[v] = r
-                    heapq.heappush(heap, (nd, v))
+                    push(heap, (nd, v))
         return None
 
     def edge(self, r: int) -> Edge:
@@ -210,10 +285,12 @@ class GreedyBot(BaseBot):
     def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:
         super().__init__(ruleset, seat, seed)
         self.goals = ticket_goals(ruleset)
+        self._planned: tuple[object, Board, list[Edge], list[Goal]] | None = None
+        """The last board and plan, with what they were made from (see :meth:`_board`)."""
 
     # -- decisions ------------------------------------------------------------------------
 
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The greedy choice for the current phase (always one of ``legal``)."""
         phase = view.phase
         if phase is Phase.OPENING_TICKETS or phase is Phase.KEEP_TICKETS:
@@ -222,44 +299,70 @@ class GreedyBot(BaseBot):
             return self._tunnel(legal)
         if phase is Phase.CHOOSE_CARDS:
             return self._choose_card(view, legal)
-        board = Board(self.ruleset, view)
-        plan, goals = self._plan(board, view)
-        if phase is Phase.SECOND_CARD:
-            return self._draw(view, legal, plan) or legal[0]
-        if view.final_trigger >= 0:
-            last = self._last_turn(board, view, legal, goals)
+        board, plan, goals = self._board(view)
+        seen = Situation(view.phase, view.hand, view.display, view.final_trigger)
+        return self.turn_choice(seen, board, plan, goals, legal)
+
+    def turn_choice(
+        self,
+        seen: Situation,
+        board: Board,
+        plan: Sequence[Edge],
+        goals: Sequence[Goal],
+        legal: Sequence[Action],
+    ) -> Action:
+        """The greedy choice of a turn's action or of a second card, given the board, the
+        plan for the unfinished tickets and those tickets' goals (see :meth:`choose`)."""
+        hand = seen.hand
+        if seen.phase is Phase.SECOND_CARD:
+            return self._draw(seen, legal, plan) or legal[0]
+        if seen.final_trigger >= 0:
+            last = self._last_turn(board, hand, legal, goals)
             if last is not None:
                 return last
         if plan:
-            claim = self._best_claim(view, legal, plan, plan)
+            claim = self._best_claim(hand, legal, plan, plan)
             if claim is not None:
                 return claim
-            drawn = self._draw(view, legal, plan)
+            drawn = self._draw(seen, legal, plan)
             if drawn is not None:
                 return drawn
         else:
             if (
-                view.final_trigger < 0
+                seen.final_trigger < 0
                 and board.trains >= self.ticket_draw_trains
                 and DrawTickets() in legal
             ):
                 return DrawTickets()
             free = [board.edge(r) for r in range(len(board.cost)) if board.free(r)]
-            claim = self._best_claim(view, legal, free, [])
+            claim = self._best_claim(hand, legal, free, [])
             if claim is not None:
                 r = self.ruleset.route_index[claim.route]
                 if self.ruleset.route_len[r] >= min(self.short_track, board.trains):
                     return claim
-            drawn = self._draw(view, legal, [])
+            drawn = self._draw(seen, legal, [])
             if drawn is not None:
                 return drawn
             if claim is not None:
                 return claim
-        return self._fallback(legal, view)
+        return self._fallback(legal, seen, board)
 
     def _ticket_index(self, ticket_ids: Sequence[int]) -> list[int]:
         index = self.ruleset.ticket_index
         return [index[t] for t in ticket_ids]
+
+    def _board(self, view: PlayerView) -> tuple[Board, list[Edge], list[Goal]]:
+        """The board and the plan for ``view``. They depend only on the track owners, the
+        bot's trains and tickets and the player count, so they are kept while those stay
+        the same (from a first card drawn to the second, or while nobody claims)."""
+        key = (view.owners, view.players[self.seat].trains, view.tickets, len(view.players))
+        kept = self._planned
+        if kept is not None and kept[0] == key:
+            return kept[1], list(kept[2]), list(kept[3])
+        board = Board(self.ruleset, view)
+        plan, goals = self._plan(board, view)
+        self._planned = (key, board, list(plan), list(goals))
+        return board, plan, goals
 
     def _plan(self, board: Board, view: PlayerView) -> tuple[list[Edge], list[Goal]]:
         """Planned steps for the unfinished tickets (cheapest first) and those goals."""
@@ -294,7 +397,7 @@ class GreedyBot(BaseBot):
                 edges.append(board.edge(r))
         return edges, frozenset(planned)
 
-    def _keep(self, view: PlayerView, legal: LegalActions) -> Action:
+    def _keep(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Keep the cheapest offered tickets (at least the minimum), plus nearly free ones."""
         options = [a for a in legal if isinstance(a, KeepTickets)]
         if not options:
@@ -332,14 +435,14 @@ class GreedyBot(BaseBot):
         action = KeepTickets(tickets=tuple(offered[p] for p in sorted(keep)))
         return action if action in legal else options[0]
 
-    def _tunnel(self, legal: LegalActions) -> Action:
+    def _tunnel(self, legal: Sequence[Action]) -> Action:
         """Pay a tunnel's extra cost with the fewest locomotives; withdraw if unable."""
         pays = [a for a in legal if isinstance(a, PayTunnel)]
         if pays:
             return min(pays, key=lambda a: a.cards[LOCO])
         return WithdrawTunnel() if WithdrawTunnel() in legal else legal[0]
 
-    def _choose_card(self, view: PlayerView, legal: LegalActions) -> Action:
+    def _choose_card(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Fill card groups with the colour held most, keeping locomotives for last."""
         kinds = [a.card for a in legal if isinstance(a, ChooseCard)]
         if not kinds:
@@ -355,7 +458,7 @@ class GreedyBot(BaseBot):
     # -- claims ---------------------------------------------------------------------------
 
     def _payment(
-        self, r: int, hand: tuple[int, ...], legal: LegalActions, reserved: Sequence[int]
+        self, r: int, hand: tuple[int, ...], legal: Sequence[Action], reserved: Sequence[int]
     ) -> ClaimRoute | ClaimWithGroups | None:
         """The legal payment for track ``r`` that uses the fewest locomotives, or None.
 
@@ -367,23 +470,10 @@ class GreedyBot(BaseBot):
         length = rs.route_len[r]
         color = rs.route_color[r]
         colors = _ALL_COLORS if color == GRAY else (color,)
-        candidates: list[tuple[int, int, int, tuple[int, ...]]] = []
-        for c in colors:
-            for n in range(min(hand[c], length), 0, -1):
-                locos = length - n
-                if locos > hand[LOCO]:
-                    break
-                cards = [0] * NUM_KINDS
-                cards[c] = n
-                cards[LOCO] = locos
-                candidates.append((locos, reserved[c] - hand[c], c, tuple(cards)))
-        if hand[LOCO] >= length:
-            cards = [0] * NUM_KINDS
-            cards[LOCO] = length
-            candidates.append((length, 0, LOCO, tuple(cards)))
-        candidates.sort()
+        if max(hand[c] for c in colors) + hand[LOCO] < length and not rs.route_group[r]:
+            return None  # no colour with the locomotives covers the track
         route = rs.route_ids[r]
-        for *_, cards_t in candidates:
+        for cards_t in _payments(length, colors, hand, reserved):
             action = ClaimRoute(route=route, cards=cards_t)
             if action in legal:
                 return action
@@ -395,17 +485,21 @@ class GreedyBot(BaseBot):
         return None
 
     def _best_claim(
-        self, view: PlayerView, legal: LegalActions, edges: Sequence[Edge], plan: Sequence[Edge]
+        self,
+        hand: tuple[int, ...],
+        legal: Sequence[Action],
+        edges: Sequence[Edge],
+        plan: Sequence[Edge],
     ) -> ClaimRoute | ClaimWithGroups | None:
         """The longest track of ``edges`` that the bot can pay for, with its cheapest payment."""
-        if not legal.count_without_pass():
+        if len(legal) == 1 and isinstance(legal[0], Pass):
             return None
         rs = self.ruleset
-        reserved = self._demand(view.hand, plan, flexible=False)
+        reserved = self._demand(hand, plan, flexible=False)
         best: tuple[tuple[int, int, int], ClaimRoute | ClaimWithGroups] | None = None
         for edge in edges:
             for r in edge.tracks:
-                action = self._payment(r, view.hand, legal, reserved)
+                action = self._payment(r, hand, legal, reserved)
                 if action is None:
                     continue
                 key = (-rs.route_len[r], _locomotive_cost(action), r)
@@ -414,20 +508,20 @@ class GreedyBot(BaseBot):
         return None if best is None else best[1]
 
     def _last_turn(
-        self, board: Board, view: PlayerView, legal: LegalActions, goals: Sequence[Goal]
+        self, board: Board, hand: tuple[int, ...], legal: Sequence[Action], goals: Sequence[Goal]
     ) -> Action | None:
-        """On the final turn: the claim worth most now (route points and completed tickets)."""
-        rs = self.ruleset
+        """On the final turn: the claim worth most now (route points and completed tickets),
+        with the fewest locomotives among equals (then the first track in map order)."""
         zero = [0] * NUM_KINDS
+        gains = sorted((-board.gain(r, goals), r) for r in range(len(board.cost)) if board.free(r))
         best: tuple[tuple[int, int], ClaimRoute | ClaimWithGroups] | None = None
-        for r in range(len(board.cost)):
-            if not board.free(r):
-                continue
-            action = self._payment(r, view.hand, legal, zero)
+        for loss, r in gains:
+            if best is not None and loss > best[0][0]:
+                break  # every track left is worth less than the best one paid for
+            action = self._payment(r, hand, legal, zero)
             if action is None:
                 continue
-            gain = rs.route_points[r] + sum(2 * g.value for g in goals if board.completed(g, (r,)))
-            key = (-gain, _locomotive_cost(action))
+            key = (loss, _locomotive_cost(action))
             if best is None or key < best[0]:
                 best = (key, action)
         return None if best is None else best[1]
@@ -466,23 +560,26 @@ class GreedyBot(BaseBot):
             need[c] += length
         return need
 
-    def _draw(self, view: PlayerView, legal: LegalActions, plan: Sequence[Edge]) -> Action | None:
+    def _draw(
+        self, seen: Situation, legal: Sequence[Action], plan: Sequence[Edge]
+    ) -> Action | None:
         """A helpful card draw: a face-up card the plan lacks, else blind; None if no draw."""
-        hand = view.hand
+        hand = seen.hand
         if plan:
             need = self._demand(hand, plan)
             deficit = [max(0, need[c] - hand[c]) for c in range(LOCO)]
         else:
             most = max(_ALL_COLORS, key=lambda k: (hand[k], -k))
             deficit = [1 if c == most else 0 for c in range(LOCO)]
-        shown = [c for c in range(LOCO) if TakeFaceUp(card=c) in legal]
+        on_display = set(seen.display)
+        shown = [c for c in range(LOCO) if c in on_display and TakeFaceUp(card=c) in legal]
         useful = [c for c in shown if deficit[c] > 0]
         if useful:
             return TakeFaceUp(card=max(useful, key=lambda k: (deficit[k], -k)))
         lacking = sum(1 for c in range(LOCO) if deficit[c] > 0)
         if (
             plan
-            and view.phase is Phase.TURN
+            and seen.phase is Phase.TURN
             and 0 < lacking <= 2
             and TakeFaceUp(card=LOCO) in legal
         ):
@@ -495,13 +592,14 @@ class GreedyBot(BaseBot):
             return TakeFaceUp(card=LOCO)
         return None
 
-    def _fallback(self, legal: LegalActions, view: PlayerView | None = None) -> Action:
-        """When nothing planned applies: the longest claim the bot can pay for, else the
-        first legal action (a pass when it is the only one)."""
-        if view is not None and view.phase is Phase.TURN:
-            board = Board(self.ruleset, view)
+    def _fallback(
+        self, legal: Sequence[Action], seen: Situation | None = None, board: Board | None = None
+    ) -> Action:
+        """When nothing planned applies: the longest claim the bot can pay for (in a turn,
+        given the ``board``), else the first legal action (a pass when it is the only one)."""
+        if seen is not None and board is not None and seen.phase is Phase.TURN:
             free = [board.edge(r) for r in range(len(board.cost)) if board.free(r)]
-            claim = self._best_claim(view, legal, free, [])
+            claim = self._best_claim(seen.hand, legal, free, [])
             if claim is not None:
                 return claim
         return legal[0]

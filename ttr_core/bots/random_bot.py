@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ttr_core.actions import Action
 from ttr_core.bots.base import BaseBot
-from ttr_core.legal import LegalActions
 from ttr_core.views import PlayerView
 
 
 class RandomBot(BaseBot):
     """Picks uniformly among the listed legal actions (one index of the lazy sequence)."""
 
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """A uniformly random legal action."""
         return legal[self.below(len(legal))]
