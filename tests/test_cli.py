@@ -19,6 +19,7 @@ from ttr_core.cli import build_parser, main
 from ttr_core.edition import EditionInfo, InstalledEdition, describe_editions
 from ttr_core.game import Game
 from ttr_core.mapdata import load_map_data
+from ttr_core.seat_actions import SeatActions
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -212,7 +213,7 @@ def test_simulate_progress_bar_only_on_a_terminal(
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (("--bots", "random,nobody"), 1, "unknown bot 'nobody'; known bots: greedy, random"),
+        (("--bots", "random,nobody"), 1, "unknown bot 'nobody'; known bots: greedy, mcts, random"),
         (("--bots", "random,,greedy"), 2, "argument --bots: expected comma-separated bot names"),
         (("--players", "6"), 2, "argument --players: usa is played by 2 to 5 players"),
         (("--games", "0"), 2, "argument --games: expected a positive integer, got '0'"),
@@ -559,7 +560,8 @@ def played(players: list[str], seed: int, actions: int | None = None) -> Game:
     bots = [GreedyBot(game.ruleset, s, s) for s in range(len(players))]
     while not game.is_over and (actions is None or len(game.log) < actions):
         seat = game.current_player
-        game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+        legal = SeatActions(game.ruleset, game.state, seat)
+        game.apply(bots[seat].choose(game.view(seat), legal))
     return game
 
 

@@ -260,6 +260,7 @@ def run_blocks(blocks: list[str], name: str) -> dict[str, Any]:
         "how-to/house-rules.md",
         "how-to/score-a-position.md",
         "how-to/search-with-the-simulator.md",
+        "how-to/train-an-agent.md",
     ],
 )
 def test_python_examples_run(page: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,8 +49,13 @@ def test_ci_runs_exactly_the_readme_commands() -> None:
         if line.strip() and not line.lstrip().startswith("#")
     ]
     installs = [c for c in commands if "pip install" in c and "--upgrade pip" not in c]
-    assert installs == [SETUP]
+    assert installs[0] == SETUP
     assert TESTS in commands
+    assert commands.index(SETUP) < commands.index(TESTS)
+    # Anything else CI installs goes into the compiled build's own venv, after the tests.
+    for other in installs[1:]:
+        assert ".venv-compiled/bin/pip install" in other, other
+        assert commands.index(other) > commands.index(TESTS)
 
 
 def test_setup_installs_every_edition_the_tests_play() -> None:

@@ -13,6 +13,7 @@ API reference. Quick start::
 
 from __future__ import annotations
 
+from ttr_core import simulator as _simulator_module
 from ttr_core.actions import (
     Action,
     BuildStation,
@@ -28,6 +29,7 @@ from ttr_core.actions import (
     WithdrawTunnel,
 )
 from ttr_core.cards import CARD_NAMES, COLOR_NAMES, LOCO
+from ttr_core.determinize import sample_state
 from ttr_core.edition import (
     EditionInfo,
     InstalledEdition,
@@ -38,22 +40,27 @@ from ttr_core.edition import (
 )
 from ttr_core.engine import apply, new_game
 from ttr_core.errors import (
+    ActionCodeError,
     BotError,
     IllegalActionError,
     JsonFormatError,
     MapDataError,
+    MissingExtraError,
     OptionError,
     PositionError,
     RecordError,
+    RenderError,
     SetupError,
     TtrError,
     UnknownEditionError,
+    ViewError,
 )
 from ttr_core.game import Game, GameRecord
 from ttr_core.groups import claim_actions
 from ttr_core.hookspecs import hookimpl
 from ttr_core.legal import LegalActions, legal_actions
 from ttr_core.mapdata import MapData, Parameters, load_map_data
+from ttr_core.native import is_compiled
 from ttr_core.ruleset import Ruleset
 from ttr_core.scoring import Scoresheet, score_game, score_position
 from ttr_core.serialize import view_from_json, view_to_json
@@ -62,6 +69,10 @@ from ttr_core.state import GameState, Phase, PlayerState
 from ttr_core.views import PlayerView, view_of
 
 __version__ = "0.1.0"
+
+compiled: bool = is_compiled(_simulator_module.__file__ or "")
+"""True when the simulator and its mechanics run as mypyc-compiled extension modules
+(a build made with ``TTR_COMPILE=1``); False for pure Python. Only speed differs."""
 
 
 def ruleset_for(edition: str, options: dict[str, object] | None = None) -> Ruleset:
@@ -74,6 +85,7 @@ __all__ = [
     "COLOR_NAMES",
     "LOCO",
     "Action",
+    "ActionCodeError",
     "BotError",
     "BuildStation",
     "ChooseCard",
@@ -92,6 +104,7 @@ __all__ = [
     "LegalActions",
     "MapData",
     "MapDataError",
+    "MissingExtraError",
     "OptionError",
     "OptionSpec",
     "Parameters",
@@ -102,6 +115,7 @@ __all__ = [
     "PlayerView",
     "PositionError",
     "RecordError",
+    "RenderError",
     "Ruleset",
     "Scoresheet",
     "SetupError",
@@ -109,10 +123,12 @@ __all__ = [
     "TakeFaceUp",
     "TtrError",
     "UnknownEditionError",
+    "ViewError",
     "WithdrawTunnel",
     "__version__",
     "apply",
     "claim_actions",
+    "compiled",
     "find_edition",
     "hookimpl",
     "installed_editions",
@@ -121,6 +137,7 @@ __all__ = [
     "load_packaged_map",
     "new_game",
     "ruleset_for",
+    "sample_state",
     "score_game",
     "score_position",
     "view_from_json",

@@ -101,3 +101,22 @@ class JsonFormatError(TtrError, ValueError):
 
 class BotError(TtrError, LookupError):
     """A bot name that cannot be resolved to a bot class."""
+
+
+class ViewError(TtrError, ValueError):
+    """A player view that does not belong to the ruleset: no position of its game shows it."""
+
+
+class ActionCodeError(TtrError, ValueError):
+    """An action code out of range or naming no legal action in the view it is decoded
+    in, or an action that has no code (see :mod:`ttr_core.rl`)."""
+
+
+class RenderError(TtrError, ValueError):
+    """A map that cannot be drawn (its cities have no coordinates), or what is drawn on it
+    does not fit the map: a state of another map, a heatmap value outside 0 to 1."""
+
+
+class MissingExtraError(TtrError, ImportError):
+    """An optional feature whose extra is not installed; the message gives the ``pip``
+    command that adds it (e.g. ``pip install "ttr-engine[dask]"``)."""

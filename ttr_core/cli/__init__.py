@@ -1,4 +1,4 @@
-"""The ``ttr`` command line: editions, map, simulate, score and replay.
+"""The ``ttr`` command line: editions, map, simulate, play, score and replay.
 
 Every command prints its results on standard output. Every error is one line
 ``ttr: error: ...`` on standard error, with exit status 2 for a command line that does not
@@ -12,12 +12,16 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ttr_core import __version__
-from ttr_core.cli import editions, map, odds, replay, score, simulate
+from ttr_core import __version__, compiled
+from ttr_core.cli import editions, map, odds, play, render, replay, score, simulate, study
 from ttr_core.cli._common import CommandError, Parser, UsageError
 from ttr_core.errors import TtrError, shorten
 
-COMMANDS = (editions, map, simulate, score, replay, odds)
+COMMANDS = (editions, map, simulate, score, replay, render, study, odds, play)
+
+
+BUILD = "compiled" if compiled else "pure Python"
+"""Which build is running, as ``ttr --version`` shows it."""
 
 
 def build_parser() -> Parser:
@@ -26,7 +30,7 @@ def build_parser() -> Parser:
         prog="ttr",
         description="The rules of Ticket to Ride: editions, maps, bot games, scoring, replays.",
     )
-    parser.add_argument("--version", action="version", version=f"ttr {__version__}")
+    parser.add_argument("--version", action="version", version=f"ttr {__version__} ({BUILD})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for module in COMMANDS:
         module.register(sub)
