@@ -1,29 +1,34 @@
 """The search bot: Monte Carlo search over states sampled from the bot's view.
 
-For each decision the bot weighs a few candidate actions (:meth:`MctsBot.candidates`)
-with playouts, and plays the one tried most:
+For each decision the bot weighs a few candidate actions (:meth:`MctsBot.candidates`),
+the greedy bot's choice first, with playouts:
 
 * **Determinisation.** Playout ``k`` of every candidate starts from the ``k``-th state
   drawn from the view with :class:`~ttr_core.determinize.StateSampler` (the opponents'
-  cards and tickets and the order of the decks drawn afresh). Candidates are therefore
-  compared on the same hidden states, which takes most of the luck out of the
-  comparison.
+  cards and tickets and the order of the decks drawn afresh, the generator too).
 * **Selection.** The candidates are the arms of a UCB1 bandit, the root of the search:
   each is played once, then each playout goes to the candidate with the best mean reward
-  plus ``c * sqrt(ln(playouts so far) / its playouts)``.
-* **Playouts.** From the candidate, every seat plays to the end of the game by the fast
-  plan-following policy of :mod:`ttr_core.bots.rollout` (the greedy bot's plans, kept
-  between decisions). The game is scored in full, by the edition's own scoring.
+  plus ``c * sqrt(ln(playouts so far) / its playouts)``. The greedy choice is also
+  played from every state any other candidate is played from.
+* **Playouts.** From the candidate, every seat plays to the end of the game as the
+  greedy bot does (:mod:`ttr_core.bots.rollout`), and the game is scored in full, by the
+  edition's own scoring.
 * **Reward.** ``1 / (1 + exp(-margin / 10))`` for the bot's margin over the best other
   seat: near 1 for a clear win, 0.5 for a tie.
+* **Decision.** Each candidate is compared with the greedy choice in pairs, playout by
+  playout from the same states, which cancels most of the luck of the draw. The bot
+  plays the candidate whose mean paired gain, less :data:`CONFIDENCE` standard errors,
+  is largest, if that is above 0, and the greedy choice otherwise: the best mean of a
+  few noisy playouts is mostly luck, and following it plays worse than greedy.
 
 The tree has one level: below the candidate, the bot's own later decisions are the
 playout policy's. With a deterministic policy and a sampled state per playout, deeper
 levels would mostly split the same few playouts further.
 
-The budget is a number of playouts per decision (default :data:`DEFAULT_PLAYOUTS`), never
-a time, so a seed gives the same game on any machine. Decisions with one legal action,
-or one candidate, are played without a search.
+The budget is a number of playouts per decision (default :data:`DEFAULT_PLAYOUTS`; one
+more when the last playout of a candidate needs the greedy choice's playout beside it),
+never a time, so a seed gives the same game on any machine. Decisions with one legal
+action, or one candidate, are played without a search.
 """
 
 from __future__ import annotations

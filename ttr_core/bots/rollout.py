@@ -1,11 +1,12 @@
 """Fast playouts for search: every seat plays as the greedy bot, keeping its plans.
 
 A playout plays a :class:`~ttr_core.simulator.Simulator` (a determinised position) on.
-Every seat takes the greedy bot's decisions (:class:`~ttr_core.bots.greedy.GreedyBot`),
-the same it would take from its view, faster: the legal actions are read from the
-simulator itself, which holds a whole (sampled) position, and a seat's plan for its
-unfinished tickets is kept from decision to decision until a track is claimed or its
-tickets change.
+Every seat decides as the greedy bot (:class:`~ttr_core.bots.greedy.GreedyBot`) does,
+faster: the legal actions are read from the simulator itself, which holds a whole
+(sampled) position, and a seat's plan for its unfinished tickets, with the board it was
+made on, is kept from decision to decision. Where the greedy bot plans afresh at every
+decision, a seat plans again only when its tickets or trains change or another seat
+takes every track of one of its planned steps.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from ttr_core.views import view_of
 
 
 class _Plan:
-    """A seat's planned steps and its unfinished tickets' goals, with the track owners and
-    tickets they were planned for."""
+    """A seat's planned steps, its unfinished tickets' goals and the board they were
+    planned on, with the tickets and trains they were planned for."""
 
     __slots__ = ("board", "edges", "goals", "tickets", "trains")
 

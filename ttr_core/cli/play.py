@@ -100,6 +100,11 @@ def register(sub: Any) -> None:
 class Quit(Exception):
     """The person left the game: ``q``, or the end of the input."""
 
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+        """What happened, for the message: ``interrupted`` or ``input ended``."""
+
 
 def run(args: argparse.Namespace) -> int:
     """Set the table, play the game, show the scores; stop cleanly on Ctrl-C or ``q``."""
@@ -137,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         table.play()
     except (KeyboardInterrupt, Quit) as exc:
         sys.stdout.flush()
-        why = "input ended" if isinstance(exc, Quit) and str(exc) == "eof" else "interrupted"
+        why = exc.why if isinstance(exc, Quit) else "interrupted"
         saved = ""
         if args.save is not None:
             _save(args.save, game)
@@ -344,12 +349,12 @@ class Table:
         line = sys.stdin.readline()
         if not line:
             self.say()
-            raise Quit("eof")
+            raise Quit("input ended")
         text = line.strip()
         if not _interactive():
             self.say(text)  # piped input: show it, so the session reads as typed
         if text.lower() in ("q", "quit"):
-            raise Quit("q")
+            raise Quit("interrupted")
         return text
 
     def menu(self, title: str, options: Sequence[Option], *, back: bool = False) -> Action | None:
