@@ -98,7 +98,11 @@ def test_tunnel_and_payment_cards_stay_with_their_owner() -> None:
         state = _first_position(rs, lambda s, phase=phase: s.phase is phase)
         seat = (state.current + 1) % len(state.players)
         view = view_of(rs, state, seat)
-        laid = view.tunnel.paid if view.tunnel is not None else view.choice.chosen  # type: ignore[union-attr]
+        if view.tunnel is not None:
+            laid = view.tunnel.paid
+        else:
+            assert view.choice is not None
+            laid = view.choice.chosen
         sampler = StateSampler(rs, view)
         chooser = random.Random(7)
         for _ in range(30):
