@@ -13,7 +13,32 @@ MAX_MESSAGE = 300
 
 _ELLIPSIS = " ... "
 
-_REPR = reprlib.Repr()
+LONG_INT_BITS = 128
+"""An integer of more bits than this (about 39 digits) is quoted by its size alone."""
+
+
+class _Repr(reprlib.Repr):
+    """``reprlib`` that never turns a huge integer into text (Python refuses past 4,300 digits)."""
+
+    def repr1(self, x: object, level: int) -> str:
+        if isinstance(x, int) and not isinstance(x, bool) and abs(x).bit_length() > LONG_INT_BITS:
+            return _int_size(x)
+        return super().repr1(x, level)
+
+
+def _int_size(value: int) -> str:
+    """``<int of N digits>`` (``-`` before ``N`` for a negative one), without converting it."""
+    magnitude = abs(value)
+    digits = int(magnitude.bit_length() * 0.30102999566398120)  # log10(2): one too few at most
+    if digits < 1_000_000:
+        exact = digits + (1 if magnitude >= 10**digits else 0)
+        size = f"{exact} digits"
+    else:
+        size = f"about {digits + 1} digits"
+    return f"<{'negative ' if value < 0 else ''}int of {size}>"
+
+
+_REPR = _Repr()
 _REPR.maxlevel = 2
 _REPR.maxstring = 40
 _REPR.maxother = 40
@@ -25,7 +50,9 @@ _REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = 4
 def quote(value: object) -> str:
     """A short ``repr`` of a value from the input, for messages: long text and lists are cut.
 
-    A cut string or list says how long it was, e.g. ``'xxxx...xxxx' (54000 characters)``.
+    A cut string or list says how long it was, e.g. ``'xxxx...xxxx' (54000 characters)``,
+    and an integer of more than about 39 digits is given by its size (``<int of 5001
+    digits>``), so that quoting never fails, whatever the value.
     """
     text = _REPR.repr(value)
     if isinstance(value, str) and len(value) > _REPR.maxstring:
