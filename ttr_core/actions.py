@@ -11,6 +11,8 @@ from typing import ClassVar
 
 from attrs import field, fields, frozen
 
+from ttr_core.errors import quote
+
 CARD = {"wire": "card"}
 CARDS = {"wire": "cards"}
 
@@ -167,5 +169,5 @@ def field_problem(action: object) -> str | None:
     for name, declared in _FIELD_TYPES.get(type(action), ()):
         value = getattr(action, name)
         if not _fits(value, declared):
-            return f"{type(action).__name__}.{name} must be {declared}, not {value!r}"
+            return f"{type(action).__name__}.{name} must be {declared}, not {quote(value)}"
     return None

@@ -20,7 +20,7 @@ from attrs import evolve, frozen
 
 from ttr_core import engine, rng
 from ttr_core.actions import Action
-from ttr_core.errors import IllegalActionError, RecordError, TtrError, quote
+from ttr_core.errors import IllegalActionError, RecordError, SetupError, TtrError, quote
 from ttr_core.events import Event, Shuffled
 from ttr_core.events import LogEntry as LogEntry
 from ttr_core.legal import LegalActions
@@ -156,6 +156,18 @@ class Game:
 
     @state.setter
     def state(self, state: GameState) -> None:
+        """Move the game to another position (of its ruleset and seats).
+
+        The deal and the log no longer lead to it, so they are forgotten: the game goes
+        on from there, but has no record to save (:meth:`record` raises ``SetupError``).
+        """
+        self._put(state)
+        self.seed = None
+        self.setup = ()
+        self.log = []
+
+    def _put(self, state: GameState) -> None:
+        """Move the simulator to ``state``, keeping the deal and the log."""
         self._sim.load(state)
         self._state = state
         self._legal = None
@@ -283,7 +295,16 @@ class Game:
     # -- records -------------------------------------------------------------------------
 
     def record(self) -> GameRecord:
-        """The game so far as a replayable record."""
+        """The game so far as a replayable record.
+
+        :raises SetupError: the game has no recorded deal: it was made from a state, or
+            moved to one by setting :attr:`state`.
+        """
+        if not self.setup:
+            raise SetupError(
+                "this game was made from or set to a position: it has no recorded deal "
+                "to save or replay"
+            )
         rs = self.ruleset
         return GameRecord(
             edition=rs.id,
@@ -379,7 +400,7 @@ class Game:
             _compare(where, events, entry.events, seeded=record.seed is not None)
             game.log.append(LogEntry(action=entry.action, events=tuple(events)))
         if record.seed is None:
-            game.state = evolve(game.state, rng=_continuation_rng(record))
+            game._put(evolve(game.state, rng=_continuation_rng(record)))
         return game
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import overload
 
 from ttr_core.actions import Action
-from ttr_core.engine import simulator_at
+from ttr_core.engine import PositionCache, simulator_at
 from ttr_core.ruleset import Ruleset
 from ttr_core.simulator import Simulator
 from ttr_core.state import GameState
@@ -32,15 +32,23 @@ class LegalActions(Sequence[Action]):
     """The legal actions of the player to decide in ``state``: ``len``, index, iterate, ``in``.
 
     Pass ``simulator``, a simulator at ``state``, to list from it; it is only read, and if
-    it moves on the listing goes on from a new simulator loaded from ``state``.
+    it moves on the listing goes on from a new simulator loaded from ``state``. Without
+    one, the simulator comes from ``cache`` (see :class:`~ttr_core.engine.PositionCache`).
     """
 
     def __init__(
-        self, rs: Ruleset, state: GameState, *, simulator: Simulator | None = None
+        self,
+        rs: Ruleset,
+        state: GameState,
+        *,
+        simulator: Simulator | None = None,
+        cache: PositionCache | None = None,
     ) -> None:
         self.rs = rs
         self.state = state
-        sim = simulator if simulator is not None else simulator_at(rs, state, copy=False)
+        sim = (
+            simulator if simulator is not None else simulator_at(rs, state, copy=False, cache=cache)
+        )
         self._sim = sim
         self._version = sim.version
         self._n = sim.legal_count()

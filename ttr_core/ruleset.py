@@ -7,6 +7,7 @@ to small integers with the tables the engine needs on its hot path.
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from collections.abc import Iterable, Mapping
@@ -48,8 +49,9 @@ class RouteClass(NamedTuple):
 class Ruleset:
     """The compiled rules of one edition with options and extra plugins.
 
-    Build one with :meth:`Ruleset.build` (or :func:`ttr_core.ruleset_for`). A ruleset is
-    immutable after building and can be shared by any number of games.
+    Build one with :meth:`Ruleset.build` (or :func:`ttr_core.ruleset_for`). Its rules
+    never change after building, and any number of games can share it; only memos
+    (keyed by the hands listed) fill during play, so bots get a :meth:`private_copy`.
     """
 
     def __init__(
@@ -115,6 +117,17 @@ class Ruleset:
         :raises OptionError: an option is unknown or has a value the edition does not offer.
         """
         return cls(find_edition(edition).plugin, options, plugins)
+
+    def private_copy(self) -> Ruleset:
+        """The same rules, with memos of its own, all empty: what a bot is given.
+
+        Play fills a ruleset's memos with the hands it lists, so a ruleset that a game is
+        played on must not be handed to a bot of that game; a copy costs microseconds
+        and shares everything that does not change.
+        """
+        twin = copy.copy(self)
+        twin._start_memos()
+        return twin
 
     @property
     def id(self) -> str:
@@ -253,10 +266,15 @@ class Ruleset:
         self.flush_at = p.display.flush_locomotives
         self.double_open_min = p.double_routes_min_players
         self.has_tunnels = any(self.route_tunnel)
-        # Built on first use (by the mechanics) and memos filled during play.
+        self._start_memos()
+
+    def _start_memos(self) -> None:
+        """The tables built on first use and the memos filled during play, all empty.
+
+        The memos are keyed by the hands that were listed, so they are this ruleset
+        object's own: see :meth:`private_copy`.
+        """
         self.claim_tables: ClaimTables | None = None
-        self.positions: dict[int, tuple[Any, Any]] = {}
-        """Recent states the functional API met, by id, with a simulator at each."""
         self.group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = {}
         self.station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = {}

@@ -156,17 +156,19 @@ def play_game(
     start, _ = rng.below(rng.seed_state(rng.derive_seed(seed, 0)), players)
     names = [f"Player {s + 1}" for s in range(players)]
     # The game plays on a simulator the bots never see: each gets its seat's view and
-    # the seat's legal actions listed without the hidden cards (SeatActions).
+    # the seat's legal actions listed without the hidden cards (SeatActions), both
+    # built on the seat's own ruleset, whose memos hold no other seat's hand.
     sim = Simulator.deal(rs, names, seed=seed, start_player=start, record=record)
+    own = seat_rulesets(rs, players)
     seated: list[Bot] = [
-        factory(rs, s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
+        factory(own[s], s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
     ]
-    listing = [Simulator(rs, names, record=False) for _ in range(players)]
+    listing = [Simulator(own[s], names, record=False) for s in range(players)]
     decisions = 0
     while not sim.is_over:
         seat = sim.current
         state = sim.snapshot()
-        legal = SeatActions(rs, state, seat, simulator=listing[seat])
+        legal = SeatActions(own[seat], state, seat, simulator=listing[seat])
         try:
             action = seated[seat].choose(view_of(rs, state, seat), legal)
         except Exception as exc:
@@ -208,6 +210,16 @@ def shared_ruleset(edition: str, options: tuple[tuple[str, Any], ...]) -> Rulese
     This is how a worker process gets the ruleset of a :class:`GamePlan`.
     """
     return Ruleset.build(edition, dict(options))
+
+
+@functools.lru_cache(maxsize=8)
+def seat_rulesets(rs: Ruleset, players: int) -> tuple[Ruleset, ...]:
+    """Per seat, a :meth:`~ttr_core.ruleset.Ruleset.private_copy` of ``rs`` for its bot.
+
+    Kept for the process, so a seat's memos stay warm from game to game; they hold only
+    what that seat's bots listed in earlier games.
+    """
+    return tuple(rs.private_copy() for _ in range(players))
 
 
 @functools.lru_cache(maxsize=32)

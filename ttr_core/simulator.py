@@ -250,6 +250,18 @@ class Simulator(Table):
         sim.load(state)
         return sim
 
+    def load(self, state: GameState) -> None:
+        """Set this simulator to ``state`` (of its ruleset and seats).
+
+        The deal and the log no longer lead to it, so they are forgotten, as for a
+        simulator made with :meth:`from_state`: recording goes on from an empty log, and
+        :meth:`game` raises ``SetupError`` (there is no deal to save or replay).
+        """
+        super().load(state)
+        self.seed = None
+        self.setup = []
+        self.log = []
+
     def clone(self) -> Simulator:
         """An independent copy (its log, when recording, is copied too)."""
         return Simulator(self.rs, self.names, record=self.record, copy_of=self)
@@ -356,7 +368,7 @@ class Simulator(Table):
         """
         n = self.legal_count()
         if type(k) is not int or not 0 <= k < n:
-            raise IndexError(f"legal action index {k!r} out of range (0 to {n - 1})")
+            raise IndexError(f"legal action index {quote(k)} out of range (0 to {n - 1})")
         self._built_route = -1
         action = self._build(k)
         # Remembered so that applying this very object needs no check (see ``apply``).
@@ -434,14 +446,14 @@ class Simulator(Table):
         :raises IndexError: ``k`` is not from 0 to ``legal_count() - 1``; nothing changes.
         """
         if type(k) is not int:
-            raise IndexError(f"legal action index must be an int, not {k!r}")
+            raise IndexError(f"legal action index must be an int, not {quote(k)}")
         if self.record or self.rng < 0 or self.chance is not None:
             self.apply(self.legal_action(k))
             return
         if self._listed != self.version:
             self._list_now()
         if not 0 <= k < self._count:
-            raise IndexError(f"legal action index {k!r} out of range (0 to {self._count - 1})")
+            raise IndexError(f"legal action index {quote(k)} out of range (0 to {self._count - 1})")
         self.version += 1
         self._apply_listed(k)
 
@@ -624,7 +636,7 @@ class Simulator(Table):
             if why is not None:
                 raise IllegalActionError(*why)
             return lambda: turn.pass_turn(self)
-        raise IllegalActionError("TURN-1", f"{action!r} is not an action of this game")
+        raise IllegalActionError("TURN-1", f"{quote(action)} is not an action of this game")
 
 
 _FACE: Final = 0

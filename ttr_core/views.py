@@ -13,7 +13,7 @@ from attrs import evolve, frozen
 
 from ttr_core import events as ev
 from ttr_core.engine import pending_for
-from ttr_core.errors import SetupError
+from ttr_core.rules.turn import require_seat
 from ttr_core.ruleset import Ruleset
 from ttr_core.state import GameState, Phase
 
@@ -85,9 +85,12 @@ class PlayerView:
 
 
 def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
-    """What ``seat`` may see of ``state``."""
-    if not 0 <= seat < len(state.players):
-        raise SetupError(f"no seat {seat} in a {len(state.players)}-player game")
+    """What ``seat`` may see of ``state``.
+
+    :raises SetupError: ``seat`` is not a seat of the game (not an ``int``, a ``bool``, or
+        out of range).
+    """
+    seat = require_seat(seat, len(state.players))
     me = state.players[seat]
     t = state.tunnel
     c = state.choice

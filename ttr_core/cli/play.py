@@ -128,11 +128,12 @@ def run(args: argparse.Namespace) -> int:
     names = [f"Player {s + 1}" for s in range(players)]
     game = Game.new(rs, players=names, seed=seed, start_player=start_seat(seed, players))
     others = iter(factories)
+    own = [rs.private_copy() for _ in range(players)]
     seated: list[Bot | None] = [
-        None if s == args.seat else next(others)(rs, s, derive_seed(seed, s + 1))
+        None if s == args.seat else next(others)(own[s], s, derive_seed(seed, s + 1))
         for s in range(players)
     ]
-    table = Table(game, args.seat, labels, seated)
+    table = Table(game, args.seat, labels, seated, own)
     table.say(
         f"{rs.info.name}, seed {seed}: "
         + "; ".join(f"{names[s]} is {label}" for s, label in enumerate(labels))
@@ -243,10 +244,17 @@ class Table:
     """One game at the terminal: the person's seat, the bots, and the conversation."""
 
     def __init__(
-        self, game: Game, seat: int, labels: Sequence[str], bots: Sequence[Bot | None]
+        self,
+        game: Game,
+        seat: int,
+        labels: Sequence[str],
+        bots: Sequence[Bot | None],
+        own: Sequence[Ruleset],
     ) -> None:
         self.game = game
         self.rs = game.ruleset
+        self.own = own
+        """Per seat, the ruleset its bot was built with and lists its actions on."""
         self.seat = seat
         self.labels = labels
         self.bots = bots
@@ -266,7 +274,7 @@ class Table:
                 action = self.ask_action()
             else:
                 view = game.view(seat)
-                action = bot.choose(view, SeatActions(self.rs, before, seat))
+                action = bot.choose(view, SeatActions(self.own[seat], before, seat))
             game.apply(action)
             self.narrate(before, seat)
 

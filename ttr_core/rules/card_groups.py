@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ttr_core import events as ev
 from ttr_core.actions import Action, ChooseCard, ClaimRoute, ClaimWithGroups
 from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
-from ttr_core.errors import IllegalActionError
+from ttr_core.errors import IllegalActionError, quote
 from ttr_core.rules.claims import (
     blocked_in,
     complete_claim,
@@ -216,7 +216,7 @@ def claim_actions(rs: Ruleset, route: int, cards: tuple[int, ...]) -> list[Actio
     """
     r = rs.route_index.get(route, -1) if type(route) is int else -1
     if r < 0:
-        raise IllegalActionError("CLAIM-1", f"there is no track with id {route!r}")
+        raise IllegalActionError("CLAIM-1", f"there is no track with id {quote(route)}")
     why = payment_error(rs, r, cards)
     if why is None:
         return [ClaimRoute(route=route, cards=cards)]
@@ -300,7 +300,7 @@ def group_claim_error(
         return r, (
             "GROUP-1",
             f"a payment for {rs.route_name(r)} holds 1 to {max_groups(shape)} groups, "
-            f"not {groups!r}",
+            f"not {quote(groups)}",
         )
     position = rs.group_class_position[rs.class_of[r]]
     if groups not in _options(t)[position]:
@@ -350,7 +350,7 @@ def choose_error(t: Table, card: object) -> tuple[str, str]:
     if t.phase != CHOOSE_CARDS or choice is None:
         return "GROUP-3", "no payment is being chosen"
     if type(card) is not int or not 0 <= card < NUM_KINDS:
-        return "GROUP-3", f"there is no card kind {card!r}"
+        return "GROUP-3", f"there is no card kind {quote(card)}"
     chosen = choice.chosen
     if any(chosen[k] for k in range(card + 1, NUM_KINDS)):
         return "GROUP-3", "cards are chosen in card order: colours, then locomotives"

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from ttr_core import events as ev
 from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS, describe
-from ttr_core.errors import IllegalActionError
+from ttr_core.errors import IllegalActionError, quote
 from ttr_core.native import is_compiled
 from ttr_core.rules import piles
 from ttr_core.rules.table import TURN, Table
@@ -83,63 +83,103 @@ class ClaimTables:
     way, what colour ``c`` adds to the ``g``-th gray class.
     """
 
-    def __init__(self, rs: Ruleset) -> None:
-        top = rs.max_route_length
-        size = top + 1
-        self.top = top
-        self.size = size
-        self.classes = len(rs.class_keys)
-        self.class_len: list[int] = [key.length for key in rs.class_keys]
-        self.class_color: list[int] = [key.color for key in rs.class_keys]
-        self.payments: list[list[tuple[int, int, int, tuple[int, ...]]]] = []
-        part: list[list[list[int]]] = []
-        only: list[list[int]] = []
-        for k, routes in enumerate(rs.class_routes):
-            length = self.class_len[k]
-            found: list[tuple[int, int, int, tuple[int, ...]]] = []
-            candidates = [(-1, 0)] + [(c, n) for c in range(LOCO) for n in range(length, 0, -1)]
-            for c, n in candidates:
-                cards = [0] * NUM_KINDS
-                if c >= 0:
-                    cards[c] = n
-                cards[LOCO] = length - n
-                if payment_error(rs, routes[0], tuple(cards)) is None:
-                    found.append((c, n, length - n, tuple(cards)))
-            self.payments.append(found)
-            part.append(
-                [
-                    _affordable(size, [(n, nl) for pc, n, nl, _ in found if pc == c])
-                    for c in range(LOCO)
-                ]
+    def __init__(self, rs: Ruleset, like: ClaimTables | None = None) -> None:
+        """The tables of ``rs``; with ``like``, built for the same route classes, its
+        tables are shared and only the memos keyed by hands start empty."""
+        if like is None:
+            top = rs.max_route_length
+            size = top + 1
+            self.top = top
+            self.size = size
+            self.classes = len(rs.class_keys)
+            self.class_len: list[int] = [key.length for key in rs.class_keys]
+            self.class_color: list[int] = [key.color for key in rs.class_keys]
+            self.payments: list[list[tuple[int, int, int, tuple[int, ...]]]] = []
+            part: list[list[list[int]]] = []
+            only: list[list[int]] = []
+            for k, routes in enumerate(rs.class_routes):
+                length = self.class_len[k]
+                found: list[tuple[int, int, int, tuple[int, ...]]] = []
+                candidates = [(-1, 0)] + [(c, n) for c in range(LOCO) for n in range(length, 0, -1)]
+                for c, n in candidates:
+                    cards = [0] * NUM_KINDS
+                    if c >= 0:
+                        cards[c] = n
+                    cards[LOCO] = length - n
+                    if payment_error(rs, routes[0], tuple(cards)) is None:
+                        found.append((c, n, length - n, tuple(cards)))
+                self.payments.append(found)
+                part.append(
+                    [
+                        _affordable(size, [(n, nl) for pc, n, nl, _ in found if pc == c])
+                        for c in range(LOCO)
+                    ]
+                )
+                only.append(_affordable(size, [(0, nl) for pc, _, nl, _ in found if pc < 0]))
+            self.start: list[int] = [
+                sum(1 for c in self.class_color if c < color) for color in range(NUM_KINDS + 1)
+            ]
+            """Where each route colour's block of classes starts (and, at 9, where all end)."""
+            self.blocks: list[tuple[int, list[tuple[int, int]]]] = [
+                (c, [(k, self.class_len[k]) for k in range(self.start[c], self.start[c + 1])])
+                for c in range(NUM_KINDS)
+                if self.start[c + 1] > self.start[c]
+            ]
+            """Per route colour that has tracks, its classes as (class, length), shortest first."""
+            self.within: list[list[int]] = [
+                [1 if length <= trains else 0 for length in self.class_len]
+                for trains in range(size)
+            ]
+            """Per number of trains (up to the longest track), 1 for the classes it can cover."""
+            self.rows: list[list[tuple[int, ...]]] = []
+            for c in range(LOCO):
+                block = range(self.start[c], self.start[c + 1])
+                self.rows.append(
+                    [tuple(only[k][i] + part[k][c][i] for k in block) for i in range(size * size)]
+                )
+            gray = range(self.start[GRAY], self.classes)
+            self.gray_part: list[list[list[int]]] = [part[k] for k in gray]
+            self.gray_only: list[list[int]] = [only[k] for k in gray]
+            self.gray_symmetric = all(
+                table == tables[0] for tables in self.gray_part for table in tables
             )
-            only.append(_affordable(size, [(0, nl) for pc, _, nl, _ in found if pc < 0]))
-        self.start: list[int] = [
-            sum(1 for c in self.class_color if c < color) for color in range(NUM_KINDS + 1)
-        ]
-        """Where each route colour's block of classes starts (and, at 9, where all end)."""
-        self.blocks: list[tuple[int, list[tuple[int, int]]]] = [
-            (c, [(k, self.class_len[k]) for k in range(self.start[c], self.start[c + 1])])
-            for c in range(NUM_KINDS)
-            if self.start[c + 1] > self.start[c]
-        ]
-        """Per route colour that has tracks, its classes as (class, length), shortest first."""
-        self.within: list[list[int]] = [
-            [1 if length <= trains else 0 for length in self.class_len] for trains in range(size)
-        ]
-        """Per number of trains (up to the longest track), 1 for the classes it can cover."""
-        self.rows: list[list[tuple[int, ...]]] = []
-        for c in range(LOCO):
-            block = range(self.start[c], self.start[c + 1])
-            self.rows.append(
-                [tuple(only[k][i] + part[k][c][i] for k in block) for i in range(size * size)]
-            )
-        gray = range(self.start[GRAY], self.classes)
-        self.gray_part: list[list[list[int]]] = [part[k] for k in gray]
-        self.gray_only: list[list[int]] = [only[k] for k in gray]
-        self.gray_symmetric = all(
-            table == tables[0] for tables in self.gray_part for table in tables
-        )
-        """Whether gray classes treat every colour alike (then sorted hands share counts)."""
+            """Whether gray classes treat every colour alike (then sorted hands share counts)."""
+            self.weight: list[int] = [0] * self.classes
+            """Per class, its place value in its colour block's signature (see ``Table.sig``)."""
+            for c in range(NUM_KINDS):
+                place = 1
+                for k in range(self.start[c], self.start[c + 1]):
+                    self.weight[k] = place
+                    place *= len(rs.class_routes[k]) + 1
+            self.block_of: list[int] = [self.class_color[k] for k in range(self.classes)]
+            self.block_rows: dict[int, list[int]] = {}
+            """Per (signature, colour), the colour's claim counts by hand (see ``block_row``)."""
+            self.colored: list[int] = [c for c in range(LOCO) if self.start[c + 1] > self.start[c]]
+            """The card colours that have tracks of their own colour."""
+            self.has_gray = self.start[GRAY] < self.classes
+        else:
+            self.top = like.top
+            self.size = like.size
+            self.classes = like.classes
+            self.class_len = like.class_len
+            self.class_color = like.class_color
+            self.payments = like.payments
+            self.start = like.start
+            self.blocks = like.blocks
+            self.within = like.within
+            self.rows = like.rows
+            self.gray_part = like.gray_part
+            self.gray_only = like.gray_only
+            self.gray_symmetric = like.gray_symmetric
+            self.weight = like.weight
+            self.block_of = like.block_of
+            self.block_rows = like.block_rows
+            self.colored = like.colored
+            self.has_gray = like.has_gray
+        self._memos()
+
+    def _memos(self) -> None:
+        """Start the memos keyed by hands, which are the ruleset's own (see ``claim_tables``)."""
         self.gray_ids: dict[int, int] = {}
         """Gray payment counts are numbered by clamped hand (see :meth:`gray_lookup`)."""
         self.gray_values: list[tuple[int, ...]] = []
@@ -147,21 +187,8 @@ class ClaimTables:
         self.gray_next: dict[int, int] = {}
         """Gray numbers after one colour count changes, at ``(number * size + old) * size
         + new`` (where gray classes treat every colour alike)."""
-        self.weight: list[int] = [0] * self.classes
-        """Per class, its place value in its colour block's signature (see ``Table.sig``)."""
-        for c in range(NUM_KINDS):
-            place = 1
-            for k in range(self.start[c], self.start[c + 1]):
-                self.weight[k] = place
-                place *= len(rs.class_routes[k]) + 1
-        self.block_of: list[int] = [self.class_color[k] for k in range(self.classes)]
         self.count_memo: dict[int, int] = {}
         """The gray block's claim count by (signature, gray number)."""
-        self.block_rows: dict[int, list[int]] = {}
-        """Per (signature, colour), the colour's claim counts by hand (see ``block_row``)."""
-        self.colored: list[int] = [c for c in range(LOCO) if self.start[c + 1] > self.start[c]]
-        """The card colours that have tracks of their own colour."""
-        self.has_gray = self.start[GRAY] < self.classes
 
     def block_row(self, c: int, sig: int, free: list[int]) -> list[int]:
         """Colour ``c``'s claim counts with its free tracks as ``free`` says (whose
@@ -217,24 +244,30 @@ def _affordable(size: int, payments: list[tuple[int, int]]) -> list[int]:
     return table
 
 
+MAX_SHARED_TABLES: Final = 64
+"""How many sets of route classes keep their shared claim tables before all are rebuilt."""
+
 _BUILT: dict[tuple[Any, ...], ClaimTables] = {}
+"""The shared claim tables, by route classes; their memos keyed by hands stay empty."""
 
 
 def claim_tables(rs: Ruleset) -> ClaimTables:
     """The claim tables of ``rs``, built on first use.
 
     They depend only on the route classes (which decide what ``payment_error`` accepts),
-    so rulesets with the same classes share them.
+    so rulesets with the same classes share them; but the memos keyed by hands are each
+    ruleset object's own, so a ruleset given to a bot holds no hand the bot has not seen
+    (see ``Ruleset.private_copy``).
     """
     tables: ClaimTables | None = rs.claim_tables
     if tables is None:
         key = (rs.class_keys, rs.max_route_length)
-        tables = _BUILT.get(key)
-        if tables is None:
-            if len(_BUILT) >= 64:
+        shared = _BUILT.get(key)
+        if shared is None:
+            if len(_BUILT) >= MAX_SHARED_TABLES:
                 _BUILT.clear()
-            tables = _BUILT[key] = ClaimTables(rs)
-        rs.claim_tables = tables
+            shared = _BUILT[key] = ClaimTables(rs)
+        tables = rs.claim_tables = ClaimTables(rs, shared)
     return tables
 
 
@@ -375,7 +408,7 @@ def track_error(t: Table, route: object) -> tuple[int, tuple[str, str] | None]:
         return -1, ("TURN-1", "a route can only be claimed as the turn's action")
     r = rs.route_index.get(route, -1) if type(route) is int else -1
     if r < 0:
-        return -1, ("CLAIM-1", f"there is no track with id {route!r}")
+        return -1, ("CLAIM-1", f"there is no track with id {quote(route)}")
     p = t.current
     owner = t.owners[r]
     twin = rs.route_twin[r]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ttr_core import events as ev
 from ttr_core.cards import CARD_NAMES, LOCO, NUM_KINDS
-from ttr_core.errors import IllegalActionError
+from ttr_core.errors import IllegalActionError, quote
 from ttr_core.rules import piles
 from ttr_core.rules.claims import gain_card
 from ttr_core.rules.table import SECOND_CARD, TURN, Table
@@ -38,7 +38,7 @@ def face_up_error(t: Table, card: object) -> tuple[str, str]:
     if t.phase != TURN and t.phase != SECOND_CARD:
         return "TURN-1", "train cards can only be drawn as the turn's action"
     if type(card) is not int or not 0 <= card < NUM_KINDS:
-        return "DRAW-2", f"there is no card kind {card!r}"
+        return "DRAW-2", f"there is no card kind {quote(card)}"
     if card not in t.display:
         return "DRAW-2", f"no face-up {CARD_NAMES[card]} card to take"
     return "DRAW-5", "a face-up locomotive cannot be taken as the second card"

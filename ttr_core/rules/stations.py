@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ttr_core import events as ev
 from ttr_core.cards import LOCO, NUM_KINDS, describe
-from ttr_core.errors import IllegalActionError
+from ttr_core.errors import IllegalActionError, quote
 from ttr_core.rules import piles
 from ttr_core.rules.claims import is_counts, pay_cards
 from ttr_core.rules.table import TURN, Table
@@ -92,7 +92,7 @@ def check_build(t: Table, city: object, cards: object) -> int:
         raise IllegalActionError("TURN-1", "a station can only be built as the turn's action")
     c = rs.city_index.get(city, -1) if type(city) is str else -1
     if c < 0:
-        raise IllegalActionError("STATION-1", f"there is no city {city!r}")
+        raise IllegalActionError("STATION-1", f"there is no city {quote(city)}")
     if t.station_owners[c] >= 0:
         raise IllegalActionError("STATION-2", f"{rs.city_ids[c]} already has a station")
     p = t.current

@@ -15,7 +15,7 @@ from itertools import combinations
 
 from ttr_core import events as ev
 from ttr_core.actions import Action, KeepTickets
-from ttr_core.errors import IllegalActionError
+from ttr_core.errors import IllegalActionError, quote
 from ttr_core.rules.table import KEEP_TICKETS, OPENING_TICKETS, TURN, Table
 from ttr_core.rules.turn import end_turn
 
@@ -109,10 +109,10 @@ def check_keep(t: Table, tickets: object) -> tuple[int, ...]:
     offer, need = _rule(t)
     index = t.rs.ticket_index
     if type(tickets) is not tuple or any(type(x) is not int for x in tickets):
-        raise IllegalActionError("TICKET-1", f"unknown ticket in {tickets!r}")
+        raise IllegalActionError("TICKET-1", f"unknown ticket in {quote(tickets)}")
     chosen = {index.get(x, -1) for x in tickets}
     if -1 in chosen:
-        raise IllegalActionError("TICKET-1", f"unknown ticket in {tickets!r}")
+        raise IllegalActionError("TICKET-1", f"unknown ticket in {quote(tickets)}")
     if len(chosen) != len(tickets):
         raise IllegalActionError("TICKET-1", "a ticket is named twice")
     if not chosen <= set(offer):

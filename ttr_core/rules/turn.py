@@ -9,7 +9,7 @@ is legal only when no other action is (PASS-1). Only the seat to act may act (TU
 from __future__ import annotations
 
 from ttr_core import events as ev
-from ttr_core.errors import IllegalActionError, SetupError
+from ttr_core.errors import IllegalActionError, SetupError, quote
 from ttr_core.rules.table import (
     CHOOSE_CARDS,
     GAME_OVER,
@@ -32,6 +32,17 @@ DECIDING = {
 """What the seat to act is doing, by phase (for the TURN-4 message)."""
 
 
+def require_seat(seat: object, players: int) -> int:
+    """``seat`` if it is a seat of a ``players``-player game: an ``int`` from 0 to
+    ``players - 1`` (a ``bool`` is not a seat).
+
+    :raises SetupError: any other value, of any type or size; the message quotes it short.
+    """
+    if type(seat) is not int or not 0 <= seat < players:
+        raise SetupError(f"seat must be an integer from 0 to {players - 1}, not {quote(seat)}")
+    return seat
+
+
 def check_seat(t: Table, seat: object) -> None:
     """Refuse an action from ``seat`` unless it is the seat to act (rule TURN-4).
 
@@ -41,9 +52,7 @@ def check_seat(t: Table, seat: object) -> None:
     :raises SetupError: ``seat`` is not an ``int`` seat of this game (``bool`` is refused).
     :raises IllegalActionError: ``seat`` is a seat of the game but not the one to act.
     """
-    n = t.players
-    if type(seat) is not int or not 0 <= seat < n:
-        raise SetupError(f"seat must be an integer from 0 to {n - 1}, not {seat!r}")
+    require_seat(seat, t.players)
     if seat != t.current and t.phase != GAME_OVER:
         raise IllegalActionError(
             "TURN-4", f"seat {seat} may not act: seat {t.current} is {DECIDING[t.phase]}"
