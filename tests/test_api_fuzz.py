@@ -31,10 +31,11 @@ from ttr_core.actions import (
     PayTunnel,
     TakeFaceUp,
 )
+from ttr_core.bots import make_bot
 from ttr_core.cards import NUM_KINDS
 from ttr_core.errors import MAX_MESSAGE, IllegalActionError, SetupError, TtrError, quote
 from ttr_core.state import GameState, Phase
-from ttr_core.views import view_of
+from ttr_core.views import redact, view_of
 
 HUGE = 10**5000
 """More digits than Python turns into text (4,300), so a message that formats it fails."""
@@ -297,3 +298,24 @@ def test_ttr_errors_quote_no_value_in_full() -> None:
     with pytest.raises(TtrError) as info:
         sim.apply(ClaimRoute(route=HUGE, cards=(0,) * NUM_KINDS))
     assert "<int of 5001 digits>" in str(info.value)
+
+
+@settings(max_examples=60)
+@given(seat=any_value)
+def test_setup_error_redact_and_make_bot_take_only_int_seats(seat: object) -> None:
+    """SetupError: ``redact`` (which also takes -1, a spectator) and ``make_bot`` refuse a
+    seat that is not an ``int`` of their range, of any type or size."""
+    game = positions()[1]
+    event = game.setup[-1]
+    if type(seat) is int and seat >= -1:
+        redact(event, seat)
+    else:
+        with pytest.raises(SetupError) as info:
+            redact(event, seat)  # type: ignore[arg-type]
+        refused_cleanly(info.value, SetupError)
+    if type(seat) is int and 0 <= seat < 5:
+        make_bot("random", game.ruleset, seat, 1)
+    else:
+        with pytest.raises(SetupError) as info:
+            make_bot("random", game.ruleset, seat, 1)  # type: ignore[arg-type]
+        refused_cleanly(info.value, SetupError)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gc
+import types
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -10,17 +12,17 @@ from attrs import evolve
 from test_position import Borderland
 
 from ttr_core import Ruleset
-from ttr_core.actions import ClaimRoute, DrawBlind, KeepTickets, TakeFaceUp
+from ttr_core.actions import Action, ClaimRoute, DrawBlind, KeepTickets, TakeFaceUp
 from ttr_core.bots import BaseBot, Bot, GreedyBot, RandomBot, find_bot, installed_bots, make_bot
 from ttr_core.bots.greedy import Board, ticket_goals
 from ttr_core.cards import NUM_KINDS, card_index
-from ttr_core.engine import apply, new_game
+from ttr_core.engine import SHARED_CACHE, apply, new_game
 from ttr_core.errors import BotError
 from ttr_core.legal import LegalActions
 from ttr_core.seat_actions import SeatActions
 from ttr_core.simulate import play_game, simulate, summarize
 from ttr_core.state import GameState, Phase
-from ttr_core.views import view_of
+from ttr_core.views import PlayerView, view_of
 
 
 @pytest.fixture(scope="module")
@@ -251,3 +253,68 @@ def test_greedy_game_state_moves_forward(usa: Ruleset) -> None:
         action = bots[state.current].choose(view_of(usa, state, state.current), legal)
         assert action in LegalActions(usa, state)
         state = apply(usa, state, action)
+
+
+# -- what a bot is given leads to no hidden card or ticket ---------------------------------------
+
+
+_OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+
+
+def reachable(*roots: object) -> list[object]:
+    """Every object reachable from ``roots`` through data (not through classes, modules
+    or functions, whose globals lead to everything a process holds)."""
+    seen: dict[int, object] = {}
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, _OPAQUE):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+class Spy(BaseBot):
+    """A random bot that, at every decision, checks what it was given against the game's
+    own ruleset: nothing it reaches may be that ruleset, its memos, or an opponent's cards."""
+
+    secret: Ruleset
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        rs = self.secret
+        assert self.ruleset is not rs
+        held = [rs, rs.claim_tables, rs.group_option_memo, rs.group_options_by_hand]
+        held += [rs.station_payment_cache, SHARED_CACHE]
+        banned = {id(x) for x in held}
+        for obj in reachable(self.ruleset, view, legal, self):
+            assert id(obj) not in banned, f"seat {self.seat} reaches {type(obj).__name__}"
+            if isinstance(obj, GameState):
+                for i, p in enumerate(obj.players):
+                    if i != self.seat:
+                        assert not any(p.hand) and not p.tickets, f"seat {i}'s cards reached"
+                assert all(card < 0 for card in obj.deck), "the deck order was reached"
+        return self.pick(legal)
+
+
+@pytest.mark.parametrize("edition", ["nordic", "europe"])
+def test_bot_reaches_no_hidden_card_or_ticket_from_what_it_is_given(edition: str) -> None:
+    """SETUP-6, and the bots' promise: a bot gets its view, its seat's legal actions and
+    a ruleset of its own
+    (``Ruleset.private_copy``), so no memo filled with the other seats' hands (and no
+    state the functional API kept) is reachable from anything it is given."""
+    rs = Ruleset.build(edition)
+    state = new_game(rs, 2, seed=1)
+    apply(rs, state, LegalActions(rs, state)[0])  # the shared position cache holds states
+    Spy.secret = rs
+    for seed in (1, 2):
+        play_game(rs, ["spy", "spy"], seed, factories=[Spy, Spy])
+    assert rs.group_options_by_hand or rs.station_payment_cache or rs.claim_tables
+
+
+def test_private_copy_has_the_same_rules_and_empty_memos(usa: Ruleset) -> None:
+    """``Ruleset.private_copy`` plays the same games, with memos of its own."""
+    twin = usa.private_copy()
+    assert twin.options == usa.options and twin.map_hash == usa.map_hash
+    assert twin.claim_tables is None and not twin.station_payment_cache
+    assert play_game(twin, ["greedy", "random"], 5) == play_game(usa, ["greedy", "random"], 5)

@@ -22,7 +22,7 @@ from ttr_core import rng
 from ttr_core.actions import Action, ClaimRoute, DrawBlind, Pass, TakeFaceUp
 from ttr_core.cards import LOCO, NUM_KINDS
 from ttr_core.edition import installed_editions
-from ttr_core.engine import apply, new_game
+from ttr_core.engine import SHARED_CACHE, PositionCache, apply, new_game
 from ttr_core.errors import IllegalActionError, SetupError
 from ttr_core.game import Game
 from ttr_core.legal import LegalActions
@@ -542,3 +542,58 @@ def test_a_simulator_made_from_a_state_cannot_make_a_game() -> None:
     sim = Simulator.from_state(game.ruleset, game.state)
     with pytest.raises(SetupError, match="no recorded deal"):
         sim.game()
+
+
+def test_load_forgets_the_log_so_no_record_replays_elsewhere() -> None:
+    """SetupError (documented for ``game()``): a recording simulator loaded with another
+    state forgets its deal and log, as one made with ``from_state`` has none, instead of
+    saving a record that replays to a different position."""
+    sim = Simulator.new("usa", 2, seed=1)
+    for _ in range(6):
+        sim.apply_index(0)
+    other = Simulator.new("usa", 2, seed=2).snapshot()
+    sim.load(other)
+    assert sim.log == [] and sim.setup == [] and sim.seed is None
+    assert sim.snapshot() == other
+    with pytest.raises(SetupError, match="made from a state"):
+        sim.game()
+    sim.apply_index(0)
+    assert len(sim.log) == 1  # recording goes on from the loaded position
+
+
+def test_setting_a_game_state_forgets_the_log_and_refuses_to_save() -> None:
+    """SetupError: ``Game.state = other`` moves the game on from ``other``, but its deal
+    and log no longer lead there, so saving is refused instead of writing a record that
+    replays to another position; a replayed record still saves (it keeps its log)."""
+    game = Game.new("usa", players=2, seed=1)
+    game.apply(game.legal_actions()[0])
+    again = Game.load(game.save())
+    assert again.save() == game.save()
+    game.state = Game.new("usa", players=2, seed=2).state
+    assert game.log == [] and game.setup == ()
+    with pytest.raises(SetupError, match="no recorded deal"):
+        game.save()
+    game.apply(game.legal_actions()[0])
+    assert len(game.log) == 1
+
+
+def test_functional_api_plays_the_same_with_its_own_cache_or_none() -> None:
+    """The functional API's cache only saves time: a caller's own ``PositionCache``, the
+    shared one and a cleared one give the same states, and the ruleset keeps no state."""
+    rs = ruleset("usa")
+    mine = PositionCache(size=2)
+    a = b = new_game(rs, 2, seed=3)
+    c = new_game(rs, 2, seed=3, cache=mine)
+    for step in range(40):
+        a = apply(rs, a, LegalActions(rs, a)[step % 3 if step > 1 else 0])
+        b = apply(rs, b, LegalActions(rs, b)[step % 3 if step > 1 else 0])
+        SHARED_CACHE.clear()
+        c = apply(rs, c, LegalActions(rs, c, cache=mine)[step % 3 if step > 1 else 0], cache=mine)
+        assert a == b == c
+        assert 1 <= len(mine) <= 2
+    mine.clear()
+    assert len(mine) == 0
+    assert not hasattr(rs, "positions")
+    for size in (0, True, -(10**5000), 2.0):
+        with pytest.raises(SetupError, match="at least 1"):
+            PositionCache(size=size)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ttr_core import events as ev
 from ttr_core.actions import Action
-from ttr_core.errors import quote
+from ttr_core.errors import SetupError, quote
 from ttr_core.rules import tunnels
 from ttr_core.rules.claims import is_counts
 from ttr_core.rules.table import Chance
@@ -52,8 +52,12 @@ class PositionCache:
     """
 
     def __init__(self, size: int = KEPT_POSITIONS) -> None:
+        """An empty cache for ``size`` states.
+
+        :raises SetupError: ``size`` is not an ``int`` of at least 1.
+        """
         if type(size) is not int or size < 1:
-            raise ValueError(f"a position cache keeps at least 1 state, not {quote(size)}")
+            raise SetupError(f"a position cache keeps at least 1 state, not {quote(size)}")
         self.size = size
         """How many states it keeps a simulator for; the oldest goes first."""
         self._kept: dict[int, tuple[Ruleset, GameState, Simulator]] = {}

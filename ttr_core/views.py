@@ -13,6 +13,7 @@ from attrs import evolve, frozen
 
 from ttr_core import events as ev
 from ttr_core.engine import pending_for
+from ttr_core.errors import SetupError, quote
 from ttr_core.rules.turn import require_seat
 from ttr_core.ruleset import Ruleset
 from ttr_core.state import GameState, Phase
@@ -138,8 +139,12 @@ def redact(event: ev.Event, seat: int) -> ev.Event:
     """The event as ``seat`` may see it: secret parts of others' events are blanked.
 
     Shuffle outcomes are hidden from everyone; a hidden card reads -1, hidden tickets
-    read as that many -1 entries.
+    read as that many -1 entries. A ``seat`` of -1 (a spectator) sees no secret.
+
+    :raises SetupError: ``seat`` is not an ``int`` of at least -1 (a ``bool`` is refused).
     """
+    if type(seat) is not int or seat < -1:
+        raise SetupError(f"seat must be an integer of at least -1 (a spectator), not {quote(seat)}")
     if isinstance(event, ev.Shuffled):
         return evolve(event, order=())
     if isinstance(event, ev.CardsDealt) and event.player != seat:

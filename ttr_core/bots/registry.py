@@ -27,7 +27,8 @@ import sys
 from typing import Any, cast
 
 from ttr_core.bots.base import Bot, BotFactory
-from ttr_core.errors import BotError
+from ttr_core.errors import BotError, SetupError, quote
+from ttr_core.rules.turn import require_seat
 from ttr_core.ruleset import Ruleset
 
 ENTRY_POINT_GROUP = "ttr.bots"
@@ -190,5 +191,10 @@ def make_bot(name: str, ruleset: Ruleset, seat: int, seed: int) -> Bot:
     """Build the bot named ``name`` for ``seat``, seeded with ``seed``.
 
     :raises BotError: as :func:`find_bot`.
+    :raises SetupError: ``seat`` is not an ``int`` seat of the ruleset's largest game, or
+        ``seed`` is not an ``int`` (a ``bool`` is refused for either).
     """
+    require_seat(seat, ruleset.params.players[1])
+    if type(seed) is not int:
+        raise SetupError(f"a bot's seed must be an integer, not {quote(seed)}")
     return find_bot(name)(ruleset, seat, seed)
