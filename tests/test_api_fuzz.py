@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ttr_core import Game, Simulator
+from ttr_core import Game, Ruleset, Simulator
 from ttr_core import engine as functional
 from ttr_core.actions import (
     ACTION_TYPES,
@@ -319,3 +319,24 @@ def test_setup_error_redact_and_make_bot_take_only_int_seats(seat: object) -> No
         with pytest.raises(SetupError) as info:
             make_bot("random", game.ruleset, seat, 1)  # type: ignore[arg-type]
         refused_cleanly(info.value, SetupError)
+
+
+@settings(max_examples=30)
+@given(players=st.one_of(any_value, st.just(2)), seed=any_value, start=any_value)
+def test_setup_error_for_a_game_set_up_with_values_of_any_type(
+    players: object, seed: object, start: object
+) -> None:
+    """SetupError: ``Game.new``, ``Simulator.new`` and ``new_game`` refuse a player count,
+    seed or start player of another type or size (a count of 5000 digits does not build
+    a tuple of that many names; a seed too long to write in a record is refused)."""
+    for new in (
+        lambda: Game.new("usa", players, seed=seed, start_player=start),  # type: ignore[arg-type]
+        lambda: Simulator.new("usa", players, seed=seed, start_player=start),  # type: ignore[arg-type]
+        lambda: functional.new_game(rs_usa(), players, seed=seed, start_player=start),  # type: ignore[arg-type]
+    ):
+        attempt(new, SetupError)
+
+
+@functools.cache
+def rs_usa() -> Ruleset:
+    return Ruleset.build("usa")

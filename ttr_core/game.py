@@ -199,7 +199,8 @@ class Game:
         :raises UnknownEditionError: no such edition is installed.
         :raises OptionError: an option is unknown or has a value the edition does not offer.
         :raises SetupError: bad player count, a name that is not a string, blank or not
-            valid text (a lone surrogate), duplicate names, or a bad start player.
+            valid text (a lone surrogate), duplicate names, a bad start player, or a seed
+            that is not an ``int`` of at most ``MAX_SEED_BITS`` bits.
         """
         rs = edition if isinstance(edition, Ruleset) else Ruleset.build(edition, options, plugins)
         sim = Simulator.deal(rs, player_names(players), seed=seed, start_player=start_player)

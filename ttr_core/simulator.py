@@ -40,6 +40,7 @@ from ttr_core.actions import (
 )
 from ttr_core.errors import IllegalActionError, SetupError, quote
 from ttr_core.events import LogEntry
+from ttr_core.mapdata import MAX_PLAYERS
 from ttr_core.rules import card_groups, claims, drawing, piles, stations, tickets, tunnels, turn
 from ttr_core.rules.table import (
     CHOOSE_CARDS,
@@ -77,14 +78,26 @@ def name_problem(name: object) -> str | None:
     return None
 
 
-def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+MAX_SEED_BITS: Final = 4096
+"""The largest seed, in bits (either sign): a record must be able to write it as text."""
+
+
+def player_names(players: object) -> tuple[str, ...]:
     """The seats' names: ``Player 1``... for a count, else the names given, checked.
 
-    :raises SetupError: a name that is not a string, blank or not valid text, or a name
-        given twice.
+    :raises SetupError: a count that is not an ``int`` from 1 to ``MAX_PLAYERS``, a
+        name that is not a string, blank or not valid text, or a name given twice.
     """
     if isinstance(players, int):
+        if type(players) is not int or not 0 < players <= MAX_PLAYERS:
+            raise SetupError(
+                f"a player count is an integer from 1 to {MAX_PLAYERS}, not {quote(players)}"
+            )
         return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise SetupError(f"players is a count or a list of names, not {quote(players)}")
+    if len(players) > MAX_PLAYERS:
+        raise SetupError(f"at most {MAX_PLAYERS} players, not {len(players)}")
     names = tuple(players)
     for i, name in enumerate(names):
         problem = name_problem(name)
@@ -154,8 +167,8 @@ class Simulator(Table):
         edition: str | Ruleset,
         players: int | Sequence[str] = 2,
         *,
-        seed: int = 0,
-        start_player: int = 0,
+        seed: object = 0,
+        start_player: object = 0,
         options: Mapping[str, Any] | None = None,
         plugins: Iterable[object] = (),
         record: bool = True,
@@ -179,8 +192,8 @@ class Simulator(Table):
         rs: Ruleset,
         names: Sequence[str],
         *,
-        seed: int | None,
-        start_player: int = 0,
+        seed: object,
+        start_player: object = 0,
         record: bool = True,
         chance: Chance | None = None,
         events: list[ev.Event] | None = None,
@@ -197,19 +210,27 @@ class Simulator(Table):
         lo, hi = rs.params.players
         if not lo <= players <= hi:
             raise SetupError(f"{rs.id} is played by {lo} to {hi} players, not {players}")
-        if not 0 <= start_player < players:
-            raise SetupError(f"start player must be a seat from 0 to {players - 1}")
+        start = start_player if type(start_player) is int else -1
+        if not 0 <= start < players:
+            raise SetupError(
+                f"start player must be a seat from 0 to {players - 1}, not {quote(start_player)}"
+            )
         if seed is None and chance is None:
             raise SetupError("a new game needs a seed (or recorded chance outcomes)")
+        given = seed if type(seed) is int and seed.bit_length() <= MAX_SEED_BITS else None
+        if seed is not None and given is None:
+            raise SetupError(
+                f"a seed is an integer of at most {MAX_SEED_BITS} bits, not {quote(seed)}"
+            )
         sim = cls(rs, names, record=record)
-        sim.seed = seed
+        sim.seed = given
         sink = events if events is not None else (sim.setup if record else None)
         sim.events = sink
         sim.chance = chance
-        sim.current = sim.start_player = start_player
-        sim.rng = -1 if seed is None else rng.seed_state(seed)
+        sim.current = sim.start_player = start
+        sim.rng = -1 if given is None else rng.seed_state(given)
         if sink is not None:
-            sink.append(ev.GameStarted(players=players, start_player=start_player))
+            sink.append(ev.GameStarted(players=players, start_player=start))
         sim.deck = piles.shuffle(sim, "train", "setup", rs.train_deck)
         ticket_order = piles.shuffle(
             sim, "tickets", "setup", [rs.ticket_ids[i] for i in rs.regular_tickets]
