@@ -5,18 +5,27 @@ code, that codes decode back to their actions, that the mask is the legal set, a
 decoding refuses every other code. Hand-made positions check the codes relative to the
 position: ticket choices (TICKET-1), station payments (STATION-5), tunnel payments
 (TUNNEL-6), the card choices of payments with groups (GROUP-3) and passing (PASS-1).
+Hypothesis feeds ``decode`` values of every type and size: only ``ActionCodeError``
+escapes.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from attrs import evolve, frozen
 from helpers import arrange, cards, started, with_player
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as npst
 
 import ttr_core as ttr
 from ttr_core import ActionCodeError, GameState, Ruleset, Simulator, view_of
@@ -27,6 +36,7 @@ from ttr_core.actions import (
     ClaimRoute,
     ClaimWithGroups,
     DrawBlind,
+    DrawTickets,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -36,11 +46,73 @@ from ttr_core.actions import (
 from ttr_core.cards import EMPTY, LOCO
 from ttr_core.errors import ViewError
 from ttr_core.legal import legal_actions
+from ttr_core.payments import payment_error
 from ttr_core.rl import ActionEncoding
 from ttr_core.state import Phase, TunnelAttempt
 from ttr_core.testing.play import ruleset
 
 EDITIONS = sorted(ttr.installed_editions())
+
+HUGE = 10**5000
+"""An integer Python refuses to turn into text (more than 4,300 digits)."""
+
+
+def as_code(value: object) -> int | None:
+    """``value`` as an ``int`` if it is an integer an action code may be (a Python or NumPy
+    integer scalar, not a ``bool``), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        return None
+    return int(value)
+
+
+def any_value(size: int) -> st.SearchStrategy[object]:
+    """Values of every Python type and size a caller might pass as an action code: ints of
+    any size (codes from -2 to ``size + 2`` often, ``±10**5000`` too), bools, floats,
+    strings, bytes, None, lists, tuples, NumPy arrays and NumPy scalars."""
+    ints = st.one_of(
+        st.integers(),
+        st.integers(-2, size + 2),
+        st.sampled_from([2**63, -(2**63) - 1, 2**64]),
+        # Mapped, not sampled: Hypothesis may print a strategy, which lists sampled values.
+        st.sampled_from([1, -1]).map(lambda sign: sign * HUGE),
+    )
+    dtypes = ("int8", "int64", "uint64", "bool", "float32", "float64", "complex128", "U3")
+    return st.one_of(
+        ints,
+        st.booleans(),
+        st.floats(),
+        st.text(max_size=50),
+        st.binary(max_size=10),
+        st.none(),
+        st.lists(ints, max_size=3),
+        st.tuples(ints),
+        st.integers(-2, size + 2).map(np.int64),
+        st.one_of(*(npst.from_dtype(np.dtype(t)) for t in dtypes)),
+        npst.arrays(npst.scalar_dtypes(), npst.array_shapes(min_dims=0, max_dims=2, max_side=3)),
+    )
+
+
+@frozen
+class Legal:
+    """Stands for the ``index``-th legal code of the position (modulo their number), as a
+    NumPy integer if ``numpy``: a value the test replaces before it is used."""
+
+    index: int
+    numpy: bool
+
+    def code(self, legal: Sequence[int]) -> int | np.int64:
+        chosen = sorted(legal)[self.index % len(legal)]
+        return np.int64(chosen) if self.numpy else chosen
+
+
+LEGAL = st.builds(Legal, st.integers(0, 10**4), st.booleans())
+"""A legal code of the position, one draw in a dozen when mixed with :func:`any_value`."""
+
+
+def assert_one_short_line(error: Exception) -> None:
+    """The message promise of ``docs/reference/errors.md``: one line, at most 300 characters."""
+    text = str(error)
+    assert "\n" not in text and len(text) <= ttr.errors.MAX_MESSAGE, text
 
 
 def decisions(rs: Ruleset, players: int, seed: int) -> Iterator[GameState]:
@@ -211,9 +283,15 @@ def test_ticket_1_keep_codes_are_bits_of_the_offer() -> None:
     assert enc.decode(keep + 0b111, view) == KeepTickets(tickets=(a, b, c))
     with pytest.raises(ActionCodeError, match="not a legal action"):
         enc.decode(keep + 0b001, view)  # keeps one of the opening three: too few
-    other = ActionEncoding(ruleset("usa", {"opening_tickets": 4}))
-    with pytest.raises(ActionCodeError, match="beyond the 3 tickets"):
-        other.decode(other.section("keep_tickets").start + 0b1000, acting_view(rs, state))
+    # With four opening tickets, a later draw of three leaves the fourth bit unused.
+    four = ruleset("usa", {"opening_tickets": 4})
+    other = ActionEncoding(four)
+    sim = Simulator.from_state(four, started(four, 2, seed=3), record=False)
+    sim.apply(DrawTickets())
+    drawing = acting_view(four, sim.snapshot())
+    assert len(drawing.offered) == 3
+    with pytest.raises(ActionCodeError, match="beyond the 3 tickets offered to seat 0"):
+        other.decode(other.section("keep_tickets").start + 0b1000, drawing)
     with pytest.raises(ActionCodeError, match="has no code"):
         enc.encode(KeepTickets(tickets=(a, a)), view)
     with pytest.raises(ActionCodeError, match="has no code"):
@@ -234,7 +312,7 @@ def test_station_5_station_codes_are_relative_to_the_price() -> None:
     all_locos = enc.decode(stations.start + 3 * 25 + 0, view)
     assert all_locos == BuildStation(city=city, cards=cards("L"))
     # The second station costs 2 cards: the same slot now pays 2 red cards.
-    state = with_player(state, 0, stations=2)
+    state = with_stations(state, 0, [0])
     view = acting_view(rs, state)
     second = enc.decode(stations.start + 3 * 25 + 1, view)
     assert second == BuildStation(city=city, cards=cards("RR"))
@@ -245,17 +323,31 @@ def test_station_5_station_codes_are_relative_to_the_price() -> None:
         enc.decode(stations.start + 3 * 25 + 1 + 2, view)  # red with 2 locomotives
     with pytest.raises(ActionCodeError, match="not a legal action"):
         enc.decode(stations.start + 3 * 25 + 1 + 3 * 3, view)  # green: none held
-    state = with_player(state, 0, stations=0)
+    state = with_stations(state, 0, [1, 2])
+    assert state.players[0].stations == 0
     with pytest.raises(ActionCodeError, match="has none left"):
         enc.decode(stations.start, acting_view(rs, state))
 
 
+def with_stations(state: GameState, seat: int, cities: list[int]) -> GameState:
+    """``state`` with ``seat``'s stations built in ``cities`` (by index), a turn each."""
+    owners = list(state.station_owners)
+    for c in cities:
+        owners[c] = seat
+    left = state.players[seat].stations - len(cities)
+    state = with_player(state, seat, stations=left)
+    return arrange(state, station_owners=tuple(owners), turn=state.turn + len(cities))
+
+
 def tunnel_position(rs: Ruleset, paid: tuple[int, ...], extra: int, hand: str) -> GameState:
-    """Seat 0 waiting to pay ``extra`` cards for the first tunnel of ``rs``."""
+    """Seat 0 waiting to pay ``extra`` cards for the first tunnel that ``paid`` pays for:
+    ``extra`` locomotives among the cards turned over, the others of a colour not paid."""
     state = started(rs, 2, seed=2)
-    r = next(r for r in range(len(rs.routes)) if rs.route_tunnel[r])
+    tracks = range(len(rs.routes))
+    r = next(r for r in tracks if rs.route_tunnel[r] and payment_error(rs, r, paid) is None)
     colour = next((k for k in range(LOCO) if paid[k]), LOCO)
-    revealed = (LOCO,) * extra
+    other = next(k for k in range(LOCO) if k != colour)
+    revealed = (LOCO,) * extra + (other,) * (rs.params.tunnel_reveal - extra)
     attempt = TunnelAttempt(route=r, paid=paid, revealed=revealed, extra=extra, color=colour)
     state = holding(state, 0, hand, drawn=revealed)
     return arrange(state, phase=Phase.TUNNEL, tunnel=attempt)
@@ -308,10 +400,10 @@ def test_group_3_card_choices_and_group_claims_have_codes() -> None:
     choosing = sim.snapshot()
     view = acting_view(rs, choosing)
     choose = enc.section("choose_card").start
-    for action in legal_actions(rs, choosing):
-        assert isinstance(action, ChooseCard)
-        assert enc.encode(action, view) == choose + action.card
-        assert enc.decode(choose + action.card, view) == action
+    for chosen in legal_actions(rs, choosing):
+        assert isinstance(chosen, ChooseCard)
+        assert enc.encode(chosen, view) == choose + chosen.card
+        assert enc.decode(choose + chosen.card, view) == chosen
     with pytest.raises(ActionCodeError, match="not a legal action"):
         enc.decode(choose + 4, view)  # no blue card is held
 
@@ -376,6 +468,87 @@ def test_action_encoding_refuses_bad_codes_and_actions() -> None:
     europe = ruleset("europe")
     with pytest.raises(ViewError, match="edition 'europe', not 'usa'"):
         enc.decode(0, acting_view(europe, started(europe, 3, seed=1)))
+
+
+def test_action_encoding_quotes_a_huge_code_by_its_size_in_action_code_error() -> None:
+    """A code of 5001 digits, either sign, is out of range like any other, and the message
+    gives it by its size (Python refuses to turn it into text)."""
+    rs = ruleset("usa")
+    enc = ActionEncoding(rs)
+    view = acting_view(rs, started(rs, 2, seed=1))
+    for huge, shown in [(HUGE, "<int of 5001 digits>"), (-HUGE, "<negative int of 5001 digits>")]:
+        for call in (enc.check, enc.section_of, lambda code: enc.decode(code, view)):
+            with pytest.raises(ActionCodeError, match=f"action code {shown} is out of range"):
+                call(huge)
+        with pytest.raises(ActionCodeError, match="an action code is an integer"):
+            enc.check(np.array(huge, dtype=object))
+        with pytest.raises(ActionCodeError, match="has no code"):
+            enc.encode(TakeFaceUp(card=huge), view)
+
+
+def test_decode_checks_the_view_before_reading_it_with_view_error() -> None:
+    """A hand-made view that no position shows is refused with ``ViewError`` before a code
+    is read against it (a station code reads the seat's stations, a keep code the offer),
+    even right after the encoding decoded with a good view."""
+    rs = ruleset("europe")
+    enc = ActionEncoding(rs)
+    view = acting_view(rs, started(rs, 2, seed=5))
+    station = enc.section("build_station").start
+    keep = enc.section("keep_tickets").start
+    forge: Any = evolve  # fields of the wrong type, on purpose
+    for bad, code in [
+        (forge(view, seat=5, current=5), station),
+        (forge(view, seat=HUGE, current=HUGE), station),
+        (forge(view, seat=np.array([0, 1]), current=np.array([0, 1])), station),
+        (forge(view, players=None), station),
+        (forge(view, offered=None), keep),
+        (forge(view, hand=np.array(view.hand)), 0),
+    ]:
+        assert enc.decode(enc.section("draw_blind").start, view) == DrawBlind()
+        with pytest.raises(ViewError) as info:
+            enc.decode(code, bad)
+        assert_one_short_line(info.value)
+
+
+@functools.cache
+def decoding_positions() -> list[tuple[ActionEncoding, ttr.PlayerView, dict[int, Action]]]:
+    """Positions of random games, each with its encoding, the view of the seat to act and
+    its legal codes: USA, Europe (stations, tunnels) and Nordic Countries (groups)."""
+    out = []
+    for edition in ("usa", "europe", "nordic"):
+        rs = ruleset(edition)
+        enc = ActionEncoding(rs)
+        for i, state in enumerate(decisions(rs, 2, seed=3)):
+            if i in (0, 1, 9, 40):
+                view = acting_view(rs, state)
+                legal = list(legal_actions(rs, state))
+                out.append((enc, view, dict(zip(enc.codes(view, legal), legal, strict=True))))
+    return out
+
+
+@settings(max_examples=100)
+@given(value=st.one_of(any_value(2400), LEGAL), at=st.integers(0, 11))
+def test_decode_lets_nothing_but_action_code_error_escape(value: object, at: int) -> None:
+    """``decode`` returns the action of a legal code, a NumPy integer too, and refuses any
+    other value of any type or size with ``ActionCodeError`` in one short line, changing
+    neither the view nor what the encoding decodes afterwards."""
+    enc, view, legal = decoding_positions()[at]
+    if isinstance(value, Legal):
+        value = value.code(list(legal))
+    before = copy.deepcopy(view)
+    decode: Any = enc.decode
+    code = as_code(value)
+    if code in legal:
+        event("decoded")
+        assert decode(value, view) == legal[code]
+    else:
+        event("refused")
+        with pytest.raises(ActionCodeError) as info:
+            decode(value, view)
+        assert_one_short_line(info.value)
+    assert view == before
+    code, action = next(iter(legal.items()))
+    assert enc.decode(code, view) == action
 
 
 def test_action_encoding_refuses_an_illegal_but_well_formed_code() -> None:

@@ -187,12 +187,25 @@ def test_observation_layout_reads_back_the_view(edition: str) -> None:
         )
 
 
-def test_observation_encoding_refuses_other_games() -> None:
+def test_observation_encoding_refuses_other_games_with_setup_error() -> None:
+    """A player count out of range or not an ``int`` (a huge one is quoted by its size)
+    and a view of another game are refused with ``SetupError``."""
     rs = ruleset("usa")
     with pytest.raises(SetupError, match="played by 2 to 5 players, not 6"):
         ObservationEncoding(rs, 6)
+    for wrong, shown in [
+        (True, "True"),
+        (3.0, "3.0"),
+        ("3", "'3'"),
+        (np.int64(3), "np.int64(3)"),
+        (10**5000, "<int of 5001 digits>"),
+    ]:
+        with pytest.raises(SetupError, match=re.escape(f"not {shown}")):
+            ObservationEncoding(rs, wrong)  # type: ignore[arg-type]
     obs = ObservationEncoding(rs, 3)
-    with pytest.raises(SetupError, match="3-player usa games, not a 2-player usa view"):
+    with pytest.raises(
+        SetupError, match="3-player usa games, not a 2-player view of edition 'usa'"
+    ):
         obs.encode(view_of(rs, started(rs, 2), 0))
     with pytest.raises(KeyError):
         obs.section("no_such_section")

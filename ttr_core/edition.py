@@ -17,7 +17,7 @@ import pluggy
 from attrs import frozen
 
 from ttr_core import hookspecs
-from ttr_core.errors import UnknownEditionError
+from ttr_core.errors import UnknownEditionError, quote
 from ttr_core.mapdata import MapData, load_map_data
 
 ENTRY_POINT_GROUP = "ttr.editions"
@@ -118,15 +118,20 @@ def installed_editions(*, refresh: bool = False) -> dict[str, InstalledEdition]:
 def find_edition(name: str) -> InstalledEdition:
     """Find an installed edition by id or alias (case-insensitive).
 
-    :raises UnknownEditionError: listing the installed editions.
+    :raises UnknownEditionError: listing the installed editions (also for a name that
+        is not a string).
     """
     editions = installed_editions()
+    listing = ", ".join(editions) or "none"
+    if type(name) is not str:
+        raise UnknownEditionError(
+            f"an edition is named by a string, not {quote(name)}; installed editions: {listing}"
+        )
     key = name.strip().lower()
     for ed in editions.values():
         if key == ed.info.id.lower() or key in (a.lower() for a in ed.info.aliases):
             return ed
-    listing = ", ".join(editions) or "none"
-    raise UnknownEditionError(f"unknown edition {name!r}; installed editions: {listing}")
+    raise UnknownEditionError(f"unknown edition {quote(name)}; installed editions: {listing}")
 
 
 def describe_editions() -> list[dict[str, Any]]:

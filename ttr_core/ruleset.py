@@ -78,6 +78,8 @@ class Ruleset:
         self.option_specs: tuple[OptionSpec, ...] = tuple(
             spec for specs in reversed(pm.hook.ttr_options()) for spec in specs
         )
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options are a mapping of names to values, not {quote(options)}")
         self.options: dict[str, Any] = self._resolve_options(dict(options or {}))
         data = pm.hook.ttr_map_data(options=self.options)
         if not isinstance(data, MapData):
@@ -148,7 +150,7 @@ class Ruleset:
                     f"edition {self.info.id!r} has no option {quote(name)}; "
                     f"options: {options_doc(self.option_specs)}"
                 )
-            if value not in spec.choices or type(value) is not type(spec.default):
+            if type(value) is not type(spec.default) or value not in spec.choices:
                 raise OptionError(
                     f"option {quote(name)} cannot be {quote(value)}; choices: {list(spec.choices)}"
                 )

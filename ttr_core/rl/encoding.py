@@ -244,7 +244,7 @@ class ActionEncoding:
         if code is None:
             raise ActionCodeError(
                 f"{quote(action)} has no code in the {self.ruleset.id} action encoding "
-                f"for seat {view.seat} in this position"
+                f"for seat {quote(view.seat)} in this position"
             )
         return code
 
@@ -313,17 +313,20 @@ class ActionEncoding:
     # -- decoding ----------------------------------------------------------------------
 
     def check(self, code: object) -> int:
-        """``code`` as an ``int`` (NumPy integers are accepted), checked to be a code.
+        """``code`` as an ``int``, checked to be a code: a Python or NumPy integer scalar
+        from 0 to ``size - 1``. A ``bool`` (an ``int`` to Python) and an array, even of one
+        element, are refused, as a policy that returns them has a bug.
 
-        :raises ActionCodeError: ``code`` is not an integer from 0 to ``size - 1``.
+        :raises ActionCodeError: ``code`` is not an integer or is out of range (however
+            large: the message gives a huge one by its number of digits).
         """
         if isinstance(code, bool) or not isinstance(code, int | np.integer):
             raise ActionCodeError(f"an action code is an integer, not {quote(code)}")
         c = operator.index(code)
         if not 0 <= c < self.size:
             raise ActionCodeError(
-                f"action code {c} is out of range: the {self.ruleset.id} encoding has codes "
-                f"0 to {self.size - 1}"
+                f"action code {quote(c)} is out of range: the {self.ruleset.id} encoding has "
+                f"codes 0 to {self.size - 1}"
             )
         return c
 
@@ -335,23 +338,26 @@ class ActionEncoding:
         view's public parts and nothing hidden, whose seat to act has exactly the legal
         actions of any position the view comes from.
 
-        :raises ActionCodeError: the code is out of range, the seat is not the one to act,
-            or the code names no legal action in this position.
-        :raises ViewError: the view cannot be a view of this ruleset.
+        :raises ActionCodeError: the code is not an integer or is out of range (see
+            :meth:`check`), the seat is not the one to act, or the code names no legal
+            action in this position.
+        :raises ViewError: the view cannot be a view of this ruleset (checked before
+            anything else of the view is read).
         """
         c = self.check(code)
+        known = self._known_at(view)
         if view.phase is Phase.GAME_OVER:
             raise ActionCodeError("the game is over: no action code is legal")
         if view.seat != view.current:
             raise ActionCodeError(
-                f"seat {view.seat} is not the seat to act (seat {view.current} is): "
-                "decode codes with the view of the seat to act"
+                f"seat {quote(view.seat)} is not the seat to act (seat "
+                f"{quote(view.current)} is): decode codes with the view of the seat to act"
             )
         action = self._name(c, view)
-        if not self._known_at(view).is_legal(action):
+        if not known.is_legal(action):
             raise ActionCodeError(
                 f"action code {c} ({quote(action)}) is not a legal action of seat "
-                f"{view.seat} in this position"
+                f"{quote(view.seat)} in this position"
             )
         return action
 
@@ -368,7 +374,7 @@ class ActionEncoding:
             left = view.players[view.seat].stations
             if left <= 0:
                 raise ActionCodeError(
-                    f"action code {c} builds a station, but seat {view.seat} has none left"
+                    f"action code {c} builds a station, but seat {quote(view.seat)} has none left"
                 )
             cost = params.station_cost[params.stations - left]
             cards = [0] * NUM_KINDS
@@ -390,7 +396,7 @@ class ActionEncoding:
             if bits >> len(offered):
                 raise ActionCodeError(
                     f"action code {c} keeps ticket slots beyond the {len(offered)} tickets "
-                    f"offered to seat {view.seat}"
+                    f"offered to seat {quote(view.seat)}"
                 )
             return KeepTickets(tickets=tuple(t for i, t in enumerate(offered) if bits >> i & 1))
         locos = c - tab.tunnel
@@ -404,8 +410,12 @@ class ActionEncoding:
 
     def _known_at(self, view: PlayerView) -> Simulator:
         """A simulator whose seat to act has exactly the legal actions ``view`` allows
-        (kept for the last view asked about)."""
-        if self._known is None or not (view is self._view or view == self._view):
+        (kept for the last view asked about, by identity: an unchecked view may hold
+        values that cannot be compared).
+
+        :raises ViewError: the view cannot be a view of this ruleset.
+        """
+        if self._known is None or view is not self._view:
             state = known_state(self.ruleset, view)
             self._known = Simulator.from_state(self.ruleset, state, record=False)
             self._view = view

@@ -8,6 +8,12 @@ agent's view, and ``"action_mask"``, an ``int8`` vector over the codes of
 :class:`~ttr_core.rl.ActionEncoding`, 1 at the legal ones (all 0 for an agent that is
 not to act). Actions are codes. Rewards come at the end only: see
 :func:`placing_rewards`.
+
+Once the game is over, each agent is stepped with ``None`` and leaves ``agents``, as in
+PettingZoo's classic games. After the last one, :func:`env` ignores a step with
+PettingZoo's warning, as their order-enforcing wrapper does, and :class:`raw_env`
+refuses it with :class:`~ttr_core.errors.ActionCodeError` (where theirs fail on a
+``KeyError``).
 """
 
 from __future__ import annotations
@@ -22,10 +28,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from ttr_core import rng
 from ttr_core.cards import CARD_NAMES
-from ttr_core.errors import ActionCodeError, SetupError, quote
+from ttr_core.errors import ActionCodeError, OptionError, SetupError, UnknownEditionError, quote
 from ttr_core.rl.encoding import ActionEncoding
 from ttr_core.rl.observation import ObservationEncoding
 from ttr_core.ruleset import Ruleset
@@ -62,16 +69,43 @@ def env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
 ) -> Any:
-    """The environment wrapped as PettingZoo's classic games are.
+    """The environment wrapped as PettingZoo's classic games are, with a check of actions.
 
-    A code the mask rules out ends the game with :data:`ILLEGAL_REWARD` for the agent
-    that played it and 0 for the others; a code outside the action space fails an
-    assertion; and the calls must come in order (``reset`` first).
+    A step takes an integer code (a Python or NumPy integer) from 0 to ``size - 1`` for
+    the agent to act, ``None`` for an agent whose game is over. Anything else (a bool, a
+    float, an array, a string, ``None`` for the agent to act, a code out of range however
+    large) raises :class:`~ttr_core.errors.ActionCodeError` and changes nothing, checked
+    before PettingZoo's wrappers read it. A code the mask rules out ends the game with
+    :data:`ILLEGAL_REWARD` for the agent that played it and 0 for the others. The calls
+    must come in order: a step, an observation or a render before ``reset`` fails
+    PettingZoo's assertion, and a step once every agent has left after the end does
+    nothing but log PettingZoo's warning.
+
+    :raises UnknownEditionError: as :class:`raw_env`.
+    :raises OptionError: as :class:`raw_env`.
+    :raises SetupError: as :class:`raw_env`.
     """
     wrapped: Any = raw_env(edition, players, options, render_mode)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    # Inside the order-enforcing wrapper, which reads no action and must stay outermost
+    # for its agent_iter checks; outside those that read it.
+    wrapped = _ActionCheckWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class _ActionCheckWrapper(BaseWrapper):  # type: ignore[misc]  # PettingZoo ships no types
+    """Refuses, as :class:`raw_env` does, what is neither a code of the action space nor
+    a finished agent's ``None``, and hands the wrappers inside a plain ``int``:
+    ``TerminateIllegalWrapper`` indexes the mask with the action, and
+    ``AssertOutOfBoundsWrapper`` cannot convert a huge integer."""
+
+    def step(self, action: object) -> None:
+        """Check ``action`` (see :func:`env`), then step the wrapped environment with it."""
+        super().step(self.unwrapped._checked(action))
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 class _Listing:
@@ -86,8 +120,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     """A game of an edition (an id, or a :class:`~ttr_core.ruleset.Ruleset`) as an
     unwrapped PettingZoo AEC environment; see the module and :func:`env`.
 
-    :raises UnknownEditionError: no such edition is installed.
-    :raises OptionError: an option is unknown or has a value the edition does not offer.
+    :raises UnknownEditionError: no such edition is installed, or ``edition`` is neither
+        a string nor a ruleset.
+    :raises OptionError: ``options`` is not a mapping, or an option is unknown or has a
+        value the edition does not offer.
     :raises SetupError: a player count the edition does not allow, options given with a
         ruleset, or an unknown render mode.
     """
@@ -106,16 +142,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options are a mapping of names to values, not {quote(options)}")
         if isinstance(edition, Ruleset):
             if options:
                 raise SetupError("options go with an edition id; a ruleset has its own")
             rs = edition
-        else:
+        elif isinstance(edition, str):
             rs = Ruleset.build(edition, options)
+        else:
+            raise UnknownEditionError(f"an edition is an id or a Ruleset, not {quote(edition)}")
         lo, hi = rs.params.players
         if type(players) is not int or not lo <= players <= hi:
             raise SetupError(f"{rs.id} is played by {lo} to {hi} players, not {quote(players)}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
+        if render_mode is not None and (
+            type(render_mode) is not str or render_mode not in RENDER_MODES
+        ):
             raise SetupError(
                 f"render mode {quote(render_mode)} is not one of {', '.join(RENDER_MODES)}"
             )
@@ -151,12 +193,25 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     # -- spaces ------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent`` (the same for every agent)."""
-        return self.observation_spaces[agent]
+        """The observation space of ``agent`` (the same for every agent).
+
+        :raises SetupError: ``agent`` is not one of ``possible_agents``.
+        """
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent``: ``Discrete(size)`` of the action encoding."""
-        return self.action_spaces[agent]
+        """The action space of ``agent``: ``Discrete(size)`` of the action encoding.
+
+        :raises SetupError: ``agent`` is not one of ``possible_agents``.
+        """
+        return self.action_spaces[self._agent(agent)]
+
+    def _agent(self, agent: object) -> str:
+        """``agent``, checked to be one of ``possible_agents``."""
+        if type(agent) is not str or agent not in self._seat:
+            last = self.possible_agents[-1]
+            raise SetupError(f"no agent {quote(agent)}: the agents are player_0 to {last}")
+        return agent
 
     # -- playing -----------------------------------------------------------------------
 
@@ -208,13 +263,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.render()
 
     def view(self, agent: str) -> PlayerView:
-        """What ``agent`` may see of the game in progress."""
-        return view_of(self.ruleset, self.simulator.snapshot(), self._seat[agent])
+        """What ``agent`` may see of the game in progress.
+
+        :raises SetupError: no game yet, or ``agent`` is not one of ``possible_agents``.
+        """
+        return view_of(self.ruleset, self.simulator.snapshot(), self._seat[self._agent(agent)])
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        """``agent``'s observation: its view as a vector, and its action mask."""
+        """``agent``'s observation: its view as a vector, and its action mask.
+
+        :raises SetupError: no game yet, or ``agent`` is not one of ``possible_agents``.
+        """
         sim = self.simulator
-        seat = self._seat[agent]
+        seat = self._seat[self._agent(agent)]
         view = view_of(self.ruleset, sim.snapshot(), seat)
         if seat == sim.current_player and not sim.is_over:
             mask = self._legal(view).mask.copy()
@@ -240,18 +301,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         return self._listing
 
     def step(self, action: SupportsIndex | None) -> None:
-        """Play the code ``action`` for the agent to act (``None`` for an agent whose game
-        is over, as PettingZoo asks).
+        """Play the code ``action`` for the agent to act, or step with ``None`` an agent
+        whose game is over, which leaves ``agents`` (as PettingZoo asks).
 
-        :raises ActionCodeError: the code is not one of the agent's legal codes; nothing
-            changes.
+        :raises ActionCodeError: ``action`` is not one of the legal codes of the agent to
+            act (not an integer, out of range, or ruled out by its mask), is not ``None``
+            for an agent whose game is over, or comes when every agent has left after the
+            end (``agents`` is empty: call ``reset``). Nothing changes.
+        :raises SetupError: no game yet (call ``reset`` first).
         """
+        code = self._checked(action)
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if code is None:
+            self._was_dead_step(None)
             return
         sim = self.simulator
-        code = self.actions.check(action)
         k = self._legal().index.get(code)
         if k is None:
             raise ActionCodeError(
@@ -275,6 +339,30 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.agent_selection = self.possible_agents[sim.current_player]
         if self.render_mode == "human":
             self.render()
+
+    def _checked(self, action: object) -> int | None:
+        """What a step plays for ``action``: a code for the agent to act, ``None`` for an
+        agent whose game is over; refused as :meth:`step` says, before anything changes
+        (legality by the mask apart, which :func:`env` leaves to its wrappers)."""
+        if self._sim is None:
+            raise SetupError("no game yet: call reset() first")
+        if not self.agents:
+            raise ActionCodeError(
+                "the game is over and every agent has been stepped with None (agents is "
+                "empty): call reset() for a new game"
+            )
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ActionCodeError(
+                    f"the game of {agent} is over: step it with None, not {quote(action)}"
+                )
+            return None
+        if action is None:
+            raise ActionCodeError(
+                f"{agent} is to act: None is the step of an agent whose game is over"
+            )
+        return self.actions.check(action)
 
     # -- showing -----------------------------------------------------------------------
 

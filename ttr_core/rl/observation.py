@@ -39,7 +39,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ttr_core.cards import NUM_KINDS
-from ttr_core.errors import SetupError
+from ttr_core.errors import SetupError, quote
 from ttr_core.rl.encoding import Section
 from ttr_core.ruleset import Ruleset
 from ttr_core.state import Phase
@@ -52,9 +52,16 @@ class ObservationEncoding:
     """The observation vector of a ruleset at a player count (see the module for the layout)."""
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
+        """The layout for ``players`` players of ``ruleset``.
+
+        :raises SetupError: ``players`` is not an ``int`` (a ``bool`` is not one) or is
+            outside the edition's range.
+        """
         lo, hi = ruleset.params.players
-        if not lo <= players <= hi:
-            raise SetupError(f"{ruleset.id} is played by {lo} to {hi} players, not {players}")
+        if type(players) is not int or not lo <= players <= hi:
+            raise SetupError(
+                f"{ruleset.id} is played by {lo} to {hi} players, not {quote(players)}"
+            )
         rs = ruleset
         params = rs.params
         self.ruleset = rs
@@ -140,7 +147,7 @@ class ObservationEncoding:
         if view.edition != self.ruleset.id or len(view.players) != n:
             raise SetupError(
                 f"this observation encoding is for {n}-player {self.ruleset.id} games, "
-                f"not a {len(view.players)}-player {view.edition} view"
+                f"not a {len(view.players)}-player view of edition {quote(view.edition)}"
             )
         seat = view.seat
         out = np.zeros(self.size, dtype=np.float32)
