@@ -6,15 +6,17 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from math import comb
 from pathlib import Path
 from typing import Any
 
 import pytest
+from attrs import evolve
 from helpers import arrange, cards, started, with_player
 
-from ttr_core import Ruleset
+from ttr_core import Ruleset, ViewError
 from ttr_core.cli import main
 from ttr_core.odds import cumulative, tunnel_extra_odds, tunnel_odds_for_view
 from ttr_core.views import PlayerView, view_of
@@ -149,12 +151,20 @@ def view_with(
     discard: str = "",
     deck: list[int] | None = None,
 ) -> PlayerView:
+    """Seat 0's view with these cards in its hand, the display, the discard pile and the
+    deck (by default, every other card); the rest of the cards are seat 1's."""
     state = started(rs, 2, seed=9)
+    rest = Counter({k: n for k, n in enumerate(rs.deck_counts)})
+    rest.subtract(Counter(display))
+    for counts in (cards(hand), cards(discard)):
+        rest.subtract({k: n for k, n in enumerate(counts)})
+    if deck is None:
+        deck = sorted(rest.elements())
+    rest.subtract(Counter(deck))
     state = with_player(state, 0, hand=cards(hand))
-    piles: dict[str, Any] = {"display": display, "discard": cards(discard)}
-    if deck is not None:
-        piles["deck"] = deck
-    return view_of(rs, arrange(state, **piles), 0)
+    state = with_player(state, 1, hand=tuple(rest[k] for k in range(len(rs.deck_counts))))
+    state = arrange(state, display=display, discard=cards(discard), deck=deck)
+    return view_of(rs, state, 0)
 
 
 def route_id(rs: Ruleset, a: str, b: str) -> int:
@@ -223,6 +233,24 @@ def test_view_odds_when_few_cards_are_left(europe: Ruleset) -> None:
     assert tunnel_odds_for_view(europe, view, tunnel, cards("GG")) == (0, 1, 0, 0)
     view = view_with(europe, "GG", [R, R, B, B, W], deck=[])
     assert tunnel_odds_for_view(europe, view, tunnel, cards("GG")) == (1, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda v: evolve(v, display=(9, *v.display[1:])), "$.display[0]: must be -1 to 8"),
+        (lambda v: evolve(v, hand=(1.5,) * 9), "$.hand.red: expected an integer, got 1.5"),
+        (lambda v: evolve(v, deck_size=v.deck_size + 1), "$.deck_size: 103 train cards are"),
+    ],
+)
+def test_view_error_view_odds_of_no_position(
+    europe: Ruleset, change: Callable[[PlayerView], PlayerView], message: str
+) -> None:
+    """ViewError (a ValueError): the odds are read from a view a position of the game shows."""
+    view = change(view_with(europe, "GG", [R, R, B, B, W]))
+    with pytest.raises(ViewError) as info:
+        tunnel_odds_for_view(europe, view, route_id(europe, "Venezia", "Zürich"), cards("GG"))
+    assert str(info.value).startswith(message)
 
 
 def test_view_odds_refuse_what_is_not_a_tunnel_claim(europe: Ruleset) -> None:

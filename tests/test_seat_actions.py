@@ -4,21 +4,27 @@ hidden cards, from which no attribute leads to anything their seat may not know.
 from __future__ import annotations
 
 import gc
+import time
 import types
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 import pytest
+from attrs import evolve
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ttr_core import Game, GameState, PlayerState, Ruleset
+from ttr_core import Game, GameState, Phase, PlayerState, Ruleset, ViewError
 from ttr_core.actions import Action
 from ttr_core.bots import GreedyBot
 from ttr_core.legal import LegalActions
 from ttr_core.rules.table import Table
 from ttr_core.seat_actions import SeatActions, redacted
 from ttr_core.simulate import play_game
+from ttr_core.testing import games
+from ttr_core.testing.play import Chooser, ruleset
 from ttr_core.testing.play import play_game as random_game
-from ttr_core.testing.play import ruleset
+from ttr_core.view_check import validate_view
 from ttr_core.views import PlayerView
 
 EDITIONS = ("usa", "europe", "india", "switzerland", "nordic")
@@ -53,6 +59,64 @@ def test_a_reused_simulator_does_not_change_an_earlier_listing(usa: Ruleset) -> 
     game.apply(game.legal_actions()[0])
     SeatActions(usa, game.state, game.state.current, simulator=scratch)
     assert list(listed) == before == list(LegalActions(usa, first))
+
+
+# -- listing from a view ---------------------------------------------------------------------
+
+
+PENDING = (Phase.TUNNEL, Phase.CHOOSE_CARDS)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@settings(max_examples=10)
+@given(data=st.data())
+def test_view_error_never_for_a_real_view(edition: str, data: st.DataObject) -> None:
+    """ViewError is never raised for a real view: at any point of random games of every
+    option set and player count (played on to a tunnel or a payment with groups where the
+    edition has them), every seat's view is accepted and the seat to act lists exactly its
+    legal actions from it."""
+    game = data.draw(games(edition))
+    rs = game.ruleset
+    if data.draw(st.booleans(), label="play on to a pending claim"):
+        chooser = Chooser(data.draw(st.integers(0, 2**32 - 1)))
+        while not game.is_over and game.state.phase not in PENDING:
+            legal = game.legal_actions()
+            game.apply(legal[chooser.below(len(legal))])
+    state = game.state
+    for seat in range(len(state.players)):
+        view = game.view(seat)
+        assert validate_view(rs, view).view is view
+        listed = SeatActions.from_view(rs, view)
+        if seat == state.current and not state.is_over:
+            assert list(listed) == list(LegalActions(rs, state))
+        else:
+            assert not listed
+
+
+def _tunnel_view() -> PlayerView:
+    """The view of the seat paying for a tunnel in a 2-player Europe game."""
+    rs = ruleset("europe")
+    for seed in range(100):
+        game = Game.new(rs, players=2, seed=seed)
+        full = random_game(rs, 2, seed=seed)
+        for entry in full.log:
+            if game.state.phase is Phase.TUNNEL:
+                return game.view(game.state.current)
+            game.apply(entry.action)
+    raise AssertionError("no tunnel claim in 100 games")
+
+
+@pytest.mark.parametrize("extra", [10**9, 10**5000, 4, -1], ids=["1e9", "1e5000", "4", "-1"])
+def test_view_error_tunnel_extra_out_of_range(extra: int) -> None:
+    """ViewError, at once: an extra cost beyond the edition's three turned-over cards
+    (listing its payments used to loop over ``range(extra + 1)``)."""
+    view = _tunnel_view()
+    assert view.tunnel is not None
+    view = evolve(view, tunnel=evolve(view.tunnel, extra=extra))
+    start = time.perf_counter()
+    with pytest.raises(ViewError, match=r"^\$\.tunnel\.extra: the turned-over cards demand"):
+        SeatActions.from_view(ruleset("europe"), view)
+    assert time.perf_counter() - start < 1
 
 
 # -- nothing hidden is reachable --------------------------------------------------------------

@@ -3,14 +3,33 @@
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from attrs import evolve, fields
 from helpers import keep_all_opening, perturb_secrets, random_game_states, started
 
-from ttr_core import DrawBlind, DrawTickets, Game, KeepTickets, new_game, view_of
+from ttr_core import (
+    DrawBlind,
+    DrawTickets,
+    Game,
+    GameState,
+    KeepTickets,
+    Phase,
+    Ruleset,
+    ViewError,
+    new_game,
+    view_of,
+)
 from ttr_core import events as ev
+from ttr_core.determinize import known_state
 from ttr_core.engine import apply, pending_for
+from ttr_core.seat_actions import SeatActions
+from ttr_core.serialize import view_from_json, view_to_json
+from ttr_core.testing.play import play_game as random_game
+from ttr_core.testing.play import ruleset
 from ttr_core.views import PlayerView, PublicPlayer, redact
 
 
@@ -220,3 +239,61 @@ def test_redacted_game_log_hides_every_secret(usa):
                     assert shown == e
                 if isinstance(e, ev.Shuffled):
                     assert shown.order == ()
+
+
+# -- a view read from JSON that no position shows (ViewError) --------------------------------
+
+
+def json_at(obj: Any, path: str) -> Any:
+    """The value at ``path`` (``$.players[1].stations``) in a view's JSON object."""
+    for key, index in re.findall(r"\.(\w+)|\[(\d+)\]", path.removeprefix("$")):
+        obj = obj[key] if key else obj[int(index)]
+    return obj
+
+
+def first_view(edition: str, wanted: Callable[[GameState], bool]) -> tuple[Ruleset, PlayerView]:
+    """The view of the seat to act at the first position of seeded 2-player games that
+    ``wanted`` accepts."""
+    rs = ruleset(edition)
+    for seed in range(100):
+        game = Game.new(rs, players=2, seed=seed)
+        for entry in random_game(rs, 2, seed=seed).log:
+            if wanted(game.state):
+                return rs, game.view(game.state.current)
+            game.apply(entry.action)
+    raise AssertionError("no such position in 100 games")
+
+
+@pytest.mark.parametrize(
+    ("edition", "wanted", "path", "value"),
+    [
+        ("nordic", lambda s: s.phase is Phase.TURN, "$.players[{current}].stations", 1),
+        ("europe", lambda s: s.phase is Phase.TUNNEL, "$.tunnel.extra", 10**9),
+        ("europe", lambda s: s.phase is Phase.TUNNEL, "$.tunnel.route", 99999),
+        ("usa", lambda s: s.turn > 4, "$.players[0].score", -(10**5000)),
+        ("usa", lambda s: s.turn > 4, "$.turn", -1),
+    ],
+    ids=["nordic-stations", "tunnel-extra", "tunnel-route", "huge-score", "turn"],
+)
+def test_view_error_names_the_json_path_of_the_field(
+    edition: str, wanted: Callable[[GameState], bool], path: str, value: object
+) -> None:
+    """ViewError: a view that ``view_from_json`` reads but that no position of its game
+    shows is refused by the readers of views, naming the path of the key in the JSON."""
+    rs, view = first_view(edition, wanted)
+    path = path.format(current=view.current)
+    raw = view_to_json(view)
+    parent, _, last = path.rpartition(".")
+    key: Any = last
+    if last.endswith("]"):
+        parent, _, index = path.rpartition("[")
+        key = int(index[:-1])
+    real = json_at(raw, path)
+    json_at(raw, parent)[key] = value
+    read = view_from_json(raw)
+    for refuse in (lambda: known_state(rs, read), lambda: SeatActions.from_view(rs, read)):
+        with pytest.raises(ViewError) as info:
+            refuse()
+        assert str(info.value).startswith(f"{path}: ")
+    json_at(raw, parent)[key] = real
+    assert SeatActions.from_view(rs, view_from_json(raw))

@@ -43,11 +43,12 @@ from collections.abc import Sequence
 from attrs import evolve, frozen
 
 from ttr_core import rng as ttr_rng
-from ttr_core.cards import LOCO, NUM_KINDS
+from ttr_core.cards import NUM_KINDS
 from ttr_core.errors import ViewError
 from ttr_core.rules.card_groups import choosable, route_shape
 from ttr_core.ruleset import Ruleset
 from ttr_core.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
+from ttr_core.view_check import validate_view
 from ttr_core.views import PlayerView
 
 __all__ = ["StateSampler", "known_state", "sample_state"]
@@ -103,8 +104,9 @@ def sample_state(ruleset: Ruleset, view: PlayerView, rng: random.Random) -> Game
     module documentation for what is drawn and how. To draw many states from one view,
     a :class:`StateSampler` reads the view once.
 
-    :raises ViewError: the view does not belong to ``ruleset``: another edition, sizes
-        that do not fit its map, or counts no position of its game can show.
+    :raises ViewError: the view does not belong to ``ruleset``: no position of its game
+        shows it (see :func:`~ttr_core.view_check.validate_view`), or its ticket counts fit no
+        deal of the unseen tickets; the message gives the path of the field.
     """
     return StateSampler(ruleset, view).sample(rng)
 
@@ -159,7 +161,8 @@ class StateSampler:
             self._completing = _completing_hands(self.ruleset, self.view, self._reading)
         if not self._completing:
             raise ViewError(
-                f"no hand of seat {self.view.current} can complete the payment being chosen"
+                f"$.choice.chosen: no hand of seat {self.view.current} can complete the "
+                "payment being chosen"
             )
         weights = [w for w, _ in self._completing]
         return self._completing[_weighted(rng, weights)][1]
@@ -197,189 +200,26 @@ def known_state(ruleset: Ruleset, view: PlayerView) -> GameState:
 
 def _read(rs: Ruleset, view: PlayerView) -> _Reading:
     """Check ``view`` against ``rs`` and work out the public parts of its state."""
-    if view.edition != rs.id:
-        raise ViewError(f"the view is of edition {view.edition!r}, not {rs.id!r}")
-    n = len(view.players)
-    lo, hi = rs.params.players
-    if not lo <= n <= hi:
-        raise ViewError(f"the view shows {n} players; {rs.id} is played by {lo} to {hi}")
-    _check_seat("seat", view.seat, n)
-    _check_seat("current", view.current, n)
-    for i, p in enumerate(view.players):
-        if p.seat != i:
-            raise ViewError(f"players[{i}] is the public record of seat {p.seat}")
-        if min(p.hand_size, p.trains, p.tickets, p.stations) < 0:
-            raise ViewError(f"players[{i}] has a negative count")
-    if view.final_trigger != -1:
-        _check_seat("final_trigger", view.final_trigger, n)
-    if view.turn < 0 or view.deck_size < 0 or view.ticket_deck_size < 0:
-        raise ViewError("the view has a negative turn or deck size")
-    _check_counts("hand", view.hand)
-    _check_counts("discard", view.discard)
-    me = view.players[view.seat]
-    if sum(view.hand) != me.hand_size:
-        raise ViewError(f"the hand holds {sum(view.hand)} cards but its size is {me.hand_size}")
-    size = rs.params.display.size
-    if len(view.display) != size or any(not -1 <= c < NUM_KINDS for c in view.display):
-        raise ViewError(f"the display must be {size} slots of a card number or -1")
-    if len(view.owners) != len(rs.routes) or any(not -1 <= o < n for o in view.owners):
-        raise ViewError(f"owners must be {len(rs.routes)} seats or -1, one per track")
-    cities = len(rs.city_ids) if rs.params.stations else 0
-    if len(view.station_owners) != cities or any(not -1 <= o < n for o in view.station_owners):
-        raise ViewError(f"station_owners must be {cities} seats or -1, one per city")
-    tunnel = _tunnel(rs, view)
-    choice = _choice(rs, view)
-    my_tickets = _ticket_indices(rs, "tickets", view.tickets)
-    my_offer = _ticket_indices(rs, "offered", view.offered)
-    if len(my_tickets) != me.tickets:
-        raise ViewError(f"the view lists {len(my_tickets)} tickets but counts {me.tickets}")
-    if set(my_tickets) & set(my_offer):
-        raise ViewError("a ticket is both kept and offered")
-    if my_offer and not (
-        view.phase is Phase.OPENING_TICKETS
-        or (view.phase is Phase.KEEP_TICKETS and view.current == view.seat)
-    ):
-        raise ViewError(f"tickets are offered to the viewer in phase {view.phase.name}")
-    start, waiting = _start_player(rs, view)
-    fixed = _fixed_cards(view, tunnel, choice)
-    unseen = list(rs.deck_counts)
-    for counts in (*fixed, view.discard):
-        for k in range(NUM_KINDS):
-            unseen[k] -= counts[k]
-    laid_out = [c for c in view.display if c >= 0]
-    if tunnel is not None:
-        laid_out.extend(tunnel.revealed)
-    for c in laid_out:
-        unseen[c] -= 1
-    if min(unseen) < 0:
-        raise ViewError("the view shows more cards of a kind than the train deck holds")
-    hidden = view.deck_size + sum(
-        view.players[p].hand_size - sum(fixed[p]) for p in range(n) if p != view.seat
-    )
-    if hidden != sum(unseen):
-        raise ViewError(
-            f"{sum(unseen)} train cards are unseen but the hidden hands and the deck hold {hidden}"
-        )
-    known = set(my_tickets) | set(my_offer)
+    checked = validate_view(rs, view)
+    known = set(checked.tickets) | set(checked.offered)
     unseen_tickets = (
         tuple(t for t in rs.regular_tickets if t not in known),
         tuple(t for t in rs.long_tickets if t not in known),
     )
-    free, blocked = _open_tracks(rs, view.owners, n)
+    free, blocked = _open_tracks(rs, view.owners, len(view.players))
     return _Reading(
-        start_player=start,
+        start_player=checked.start_player,
         free=free,
         blocked=blocked,
-        tunnel=tunnel,
-        choice=choice,
-        fixed=fixed,
-        unseen_cards=tuple(unseen),
-        my_tickets=my_tickets,
-        my_offer=my_offer,
+        tunnel=checked.tunnel,
+        choice=checked.choice,
+        fixed=checked.fixed,
+        unseen_cards=checked.unseen_cards,
+        my_tickets=checked.tickets,
+        my_offer=checked.offered,
         unseen_tickets=unseen_tickets,
-        waiting=waiting,
+        waiting=checked.waiting,
     )
-
-
-def _check_seat(name: str, seat: int, n: int) -> None:
-    if not 0 <= seat < n:
-        raise ViewError(f"{name} {seat} is not a seat of a {n}-player game")
-
-
-def _check_counts(name: str, cards: Sequence[int]) -> None:
-    if len(cards) != NUM_KINDS or min(cards) < 0:
-        raise ViewError(f"{name} must be {NUM_KINDS} card counts, not {tuple(cards)!r}")
-
-
-def _ticket_indices(rs: Ruleset, name: str, ids: Sequence[int]) -> tuple[int, ...]:
-    index = rs.ticket_index
-    out = tuple(index.get(t, -1) for t in ids)
-    if -1 in out:
-        raise ViewError(f"{name}: {rs.id} has no ticket {ids[out.index(-1)]!r}")
-    if len(set(out)) != len(out):
-        raise ViewError(f"{name}: a ticket is listed twice")
-    return out
-
-
-def _route(rs: Ruleset, name: str, route: int) -> int:
-    r = rs.route_index.get(route, -1)
-    if r < 0:
-        raise ViewError(f"{name}: {rs.id} has no track {route!r}")
-    return r
-
-
-def _tunnel(rs: Ruleset, view: PlayerView) -> TunnelAttempt | None:
-    """The pending tunnel claim; the colour the extra cards must match is the payment's."""
-    t = view.tunnel
-    if (view.phase is Phase.TUNNEL) != (t is not None):
-        raise ViewError(f"phase {view.phase.name} with tunnel {t!r}")
-    if t is None:
-        return None
-    r = _route(rs, "tunnel", t.route)
-    _check_counts("tunnel.paid", t.paid)
-    if any(not 0 <= c < NUM_KINDS for c in t.revealed) or t.extra < 0:
-        raise ViewError("tunnel: turned-over cards must be card numbers")
-    color = next((k for k in range(LOCO) if t.paid[k]), LOCO)
-    return TunnelAttempt(route=r, paid=t.paid, revealed=t.revealed, extra=t.extra, color=color)
-
-
-def _choice(rs: Ruleset, view: PlayerView) -> CardChoice | None:
-    c = view.choice
-    if (view.phase is Phase.CHOOSE_CARDS) != (c is not None):
-        raise ViewError(f"phase {view.phase.name} with card choice {c!r}")
-    if c is None:
-        return None
-    r = _route(rs, "choice", c.route)
-    _check_counts("choice.chosen", c.chosen)
-    return CardChoice(route=r, groups=c.groups, size=c.size, chosen=c.chosen)
-
-
-def _fixed_cards(
-    view: PlayerView, tunnel: TunnelAttempt | None, choice: CardChoice | None
-) -> tuple[tuple[int, ...], ...]:
-    """Per seat, the cards known to be in its hand: all of the viewer's, and the cards an
-    opponent laid down for a tunnel or chose for a payment, which stay in its hand."""
-    out = []
-    for p, public in enumerate(view.players):
-        cards: tuple[int, ...] = (0,) * NUM_KINDS
-        if p == view.seat:
-            cards = view.hand
-        elif p == view.current and tunnel is not None:
-            cards = tunnel.paid
-        elif p == view.current and choice is not None:
-            cards = choice.chosen
-        if sum(cards) > public.hand_size:
-            raise ViewError(f"seat {p} holds {public.hand_size} cards, fewer than it laid down")
-        out.append(cards)
-    return tuple(out)
-
-
-def _start_player(rs: Ruleset, view: PlayerView) -> tuple[int, tuple[int, ...]]:
-    """The start player, and the opponents still to choose their opening tickets.
-
-    After the opening the seat to act is the start player's plus the turns played. During
-    it, the seats from the start player on have chosen (each kept at least the edition's
-    minimum), and the current seat and those after it, up to the start player, have not.
-    """
-    n = len(view.players)
-    turn = view.turn
-    if view.phase is Phase.GAME_OVER:
-        return (view.current - turn + 1) % n, ()
-    if view.phase is not Phase.OPENING_TICKETS:
-        return (view.current - turn) % n, ()
-    deal = rs.params.opening_tickets
-    for start in range(n):
-        chosen = {(start + i) % n for i in range((view.current - start) % n)}
-        fits = all(
-            (p.tickets > 0 or deal.keep == 0) if p.seat in chosen else p.tickets == 0
-            for p in view.players
-        )
-        if deal.deal and (view.seat in chosen) == bool(view.offered):
-            fits = False
-        if fits:
-            waiting = tuple(p for p in range(n) if p not in chosen and p != view.seat)
-            return start, waiting
-    raise ViewError("the ticket counts fit no order of choosing opening tickets")
 
 
 def _open_tracks(
@@ -572,7 +412,10 @@ def _ticket_options(rs: Ruleset, view: PlayerView, reading: _Reading) -> list[_O
         for slots in (_ticket_slots(rs, view, reading, d) for d in draws)
     ]
     if not any(any(option[1]) for option in options):
-        raise ViewError("the ticket counts fit no deal of the unseen tickets")
+        raise ViewError(
+            "$.players: the ticket counts of the seats and the ticket deck fit no deal of the "
+            "unseen tickets"
+        )
     return options
 
 
@@ -710,8 +553,8 @@ def _completing_hands(
     unseen = reading.unseen_cards
     if _hands_of(unseen, hidden) > _MOST_COUNTED:
         raise ViewError(
-            f"no hand of seat {seat} that completes the payment being chosen turned up in "
-            f"{_REDRAWS} draws"
+            f"$.choice.chosen: no hand of seat {seat} that completes the payment being "
+            f"chosen turned up in {_REDRAWS} draws"
         )
     out: list[tuple[int, tuple[int, ...]]] = []
     extra = [0] * NUM_KINDS

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ttr_core.cards import LOCO, NUM_KINDS
 from ttr_core.payments import payment_error
+from ttr_core.view_check import validate_view
 
 if TYPE_CHECKING:
     from ttr_core.ruleset import Ruleset
@@ -96,9 +97,12 @@ def tunnel_odds_for_view(
     The model treats every unseen card alike: it does not remember cards an opponent is
     known to hold, e.g. taken from the display.
 
-    :raises ValueError: the track is unknown or not a tunnel, the payment does not fit the
-        track or is not in the hand, or the view does not fit the ruleset's deck.
+    :raises ViewError: (a ``ValueError``) no position of the ruleset's game shows the view
+        (see :func:`~ttr_core.view_check.validate_view`).
+    :raises ValueError: the track is unknown or not a tunnel, or the payment does not fit
+        the track or is not in the hand.
     """
+    validate_view(ruleset, view)
     r = ruleset.route_index.get(route_id, -1) if isinstance(route_id, int) else -1
     if r < 0:
         raise ValueError(f"there is no track with id {route_id!r}")
@@ -122,8 +126,6 @@ def tunnel_odds_for_view(
         for c in view.tunnel.revealed:
             seen[c] += 1
     unseen = [ruleset.deck_counts[k] - seen[k] for k in range(NUM_KINDS)]
-    if min(unseen) < 0:
-        raise ValueError("the view shows more cards than the deck has")
     reveal = ruleset.params.tunnel_reveal
     from_deck = min(reveal, view.deck_size)
     discard = sum(view.discard)

@@ -91,7 +91,8 @@ class SeatActions(Sequence[Action]):
     def from_view(cls, rs: Ruleset, view: PlayerView) -> SeatActions:
         """The legal actions of the viewer, from its view alone (empty unless it is to act).
 
-        :raises ViewError: the view does not belong to ``rs``.
+        :raises ViewError: no position of ``rs``'s game shows the view (see
+            :func:`~ttr_core.view_check.validate_view`); the message gives the field's path.
         """
         state = known_state(rs, view)
         seat = view.seat if view.seat == view.current else -1
