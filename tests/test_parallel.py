@@ -1,5 +1,6 @@
 """Runs on local worker processes: results in game order and independent of where games
-ran, failures that lose nothing, Ctrl-C without worker tracebacks, and the Dask extra."""
+ran, failures that lose nothing, Ctrl-C without worker tracebacks, a pool shut down
+cleanly however the run ends, and the Dask extra and its no-worker timeout."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,15 @@ from parallel_bots import KILL_ONCE, dies_on_game_one, fails, later_first
 from ttr_core import Ruleset, hookimpl, rng
 from ttr_core.cli import main
 from ttr_core.errors import MissingExtraError
-from ttr_core.parallel import MAX_ATTEMPTS, GameFailure, attempt, run_in_order
+from ttr_core.parallel import (
+    MAX_ATTEMPTS,
+    WORKER_TIMEOUT,
+    WORKER_TIMEOUT_VARIABLE,
+    GameFailure,
+    attempt,
+    resolve_worker_timeout,
+    run_in_order,
+)
 from ttr_core.simulate import GamePlan, game_seed, play_games, simulate
 
 
@@ -241,3 +251,85 @@ def test_dask_and_matplotlib_are_imported_only_when_needed() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.splitlines()[-1] == "False False False"
+
+
+def pool_threads() -> set[threading.Thread]:
+    """The threads alive now; a local pool's management thread is one while it runs."""
+    return set(threading.enumerate())
+
+
+@pytest.mark.parametrize("end", ["finished", "closed", "interrupted", "broken"])
+def test_a_local_pool_is_shut_down_completely_whichever_way_a_run_ends(end: str) -> None:
+    """No thread of the pool outlives the run: at exit, Python 3.11 wakes a management
+    thread still running through a pipe it may be closing (``OSError: [Errno 9] Bad file
+    descriptor``)."""
+    before = pool_threads()
+    if end == "finished":
+        assert list(run_in_order(later_first, seeds(4), jobs=2)) == list(enumerate(seeds(4)))
+    elif end == "broken":
+        assert len(list(run_in_order(dies_on_game_one, seeds(3), jobs=2))) == 3
+    else:
+        outcomes = run_in_order(later_first, seeds(40), jobs=2)
+        assert next(outcomes) == (0, seeds(1)[0])
+        if end == "closed":
+            outcomes.close()
+        else:
+            with pytest.raises(KeyboardInterrupt):
+                outcomes.throw(KeyboardInterrupt)
+    assert pool_threads() <= before
+
+
+CLOSE_EARLY = """\
+from ttr_core import Ruleset
+from ttr_core.simulate import play_games
+
+outcomes = play_games(Ruleset.build("usa"), players=2, games=40, seed=1, bots=["random"], jobs=2)
+next(outcomes)
+outcomes.close()
+print("closed")
+"""
+
+
+def test_runs_on_worker_processes_exit_without_a_word_on_standard_error() -> None:
+    """Several ``ttr simulate --jobs 2`` runs, and a program that closes a run early,
+    print nothing on standard error (no ``OSError`` from the pool's exit handler)."""
+    args = ("simulate", "--jobs", "2", "--games", "4", "--players", "2", "--json")
+    runs = [ttr_process(*args) for _ in range(3)]
+    runs.append(
+        subprocess.Popen(
+            [sys.executable, "-c", CLOSE_EARLY],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    )
+    for proc in runs:
+        out, err = proc.communicate(timeout=120)
+        assert (proc.returncode, err) == (0, "")
+        assert len(out.splitlines()) == (4 if proc is not runs[-1] else 1)
+
+
+def test_the_no_worker_timeout_is_a_positive_number_of_seconds(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``worker_timeout``, else ``TTR_WORKER_TIMEOUT``, else WORKER_TIMEOUT; anything but
+    a positive number is refused before a scheduler is looked for."""
+    monkeypatch.delenv(WORKER_TIMEOUT_VARIABLE, raising=False)
+    assert resolve_worker_timeout() == WORKER_TIMEOUT
+    assert resolve_worker_timeout(0.5) == 0.5
+    monkeypatch.setenv(WORKER_TIMEOUT_VARIABLE, "2.5")
+    assert resolve_worker_timeout() == 2.5
+    assert resolve_worker_timeout(7) == 7.0
+    with pytest.raises(ValueError, match="worker_timeout must be a positive number"):
+        run_in_order(later_first, seeds(2), scheduler="tcp://127.0.0.1:1", worker_timeout=0)
+    for text in ("soon", "0", "-3", "nan"):
+        monkeypatch.setenv(WORKER_TIMEOUT_VARIABLE, text)
+        with pytest.raises(ValueError, match=f"got '{text}'"):
+            run_in_order(later_first, seeds(2), scheduler="tcp://127.0.0.1:1")
+    monkeypatch.setenv(WORKER_TIMEOUT_VARIABLE, "soon")
+    for command in (("simulate",), ("study", "usa", "--out", "unused")):
+        code, out, err = ttr(capsys, *command, "--scheduler", "tcp://127.0.0.1:1")
+        assert (code, out) == (1, "")
+        assert err == (
+            "ttr: error: TTR_WORKER_TIMEOUT must be a positive number of seconds, got 'soon'\n"
+        )

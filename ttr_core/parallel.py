@@ -17,29 +17,45 @@ when something fails:
   game that had not finished is played again, one at a time until the one at fault is
   found; Dask reschedules the games of a dead worker itself. A game whose worker dies
   :data:`MAX_ATTEMPTS` times (Dask: its ``allowed-failures`` setting) gives a
-  :class:`GameFailure`.
+  :class:`GameFailure`. A Dask worker that leaves the cluster unexpectedly is reported
+  as a :class:`WorkerLostWarning` while its games are played again;
+* a Dask scheduler that has no workers, from the start or after losing the last one,
+  for :data:`WORKER_TIMEOUT` seconds (``worker_timeout``, ``TTR_WORKER_TIMEOUT``) ends
+  the run with a :class:`ClusterError`, after the outcomes of the games already finished.
 
 Local worker processes ignore SIGINT, so Ctrl-C in a terminal stops the main process
-only, without a traceback from any worker. Dask is imported only when a scheduler is
-given.
+only, without a traceback from any worker. Every way a run ends (its last game, the
+consumer closing it, Ctrl-C, an error) shuts a local pool down completely before the
+run returns. Dask is imported only when a scheduler is given.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import math
 import multiprocessing
 import os
+import queue
 import signal
 import threading
-from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+import time
+import warnings
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from attrs import frozen
 
-from ttr_core.errors import MissingExtraError, TtrError
+from ttr_core.errors import MissingExtraError, TtrError, quote
 
 R = TypeVar("R")
 
@@ -49,12 +65,31 @@ LEAD = 8
 """How many games per worker may be started ahead of the next game to yield."""
 CONNECT_TIMEOUT = 10
 """Seconds to wait for a Dask scheduler to answer."""
+WORKER_TIMEOUT = 60.0
+"""Seconds a run on a Dask scheduler waits while the scheduler has no worker, at the
+start or after losing the last one, before it fails with :class:`ClusterError`."""
+WORKER_TIMEOUT_VARIABLE = "TTR_WORKER_TIMEOUT"
+"""The environment variable that replaces :data:`WORKER_TIMEOUT` when ``worker_timeout``
+is not given (``ttr simulate`` and ``ttr study`` read it)."""
+WATCH_INTERVAL = 1.0
+"""Seconds between two looks at the workers of a Dask cluster during a run."""
 DASK_INSTALL = 'pip install "ttr-engine[dask]"'
 """The command that installs what ``scheduler`` needs."""
 
 
 class ClusterError(TtrError, RuntimeError):
-    """The Dask scheduler cannot be reached at the address given."""
+    """The Dask scheduler cannot be reached at the address given, the connection to it
+    was lost, or it has had no worker for the no-worker timeout."""
+
+
+class WorkerLostWarning(UserWarning):
+    """A Dask worker left the cluster unexpectedly during a run: Dask plays the games it
+    was playing again, on the other workers or on those that join."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(f"the Dask worker at {address} was lost; its games are being retried")
+        self.address = address
+        """The address of the worker, e.g. ``tcp://10.0.0.7:40123``."""
 
 
 @frozen
@@ -104,6 +139,30 @@ def check_scheduler_support() -> None:
         ) from None
 
 
+def resolve_worker_timeout(seconds: float | None = None) -> float:
+    """The no-worker timeout of a run on Dask: ``seconds`` if given, else the
+    ``TTR_WORKER_TIMEOUT`` environment variable if set, else :data:`WORKER_TIMEOUT`.
+
+    :raises ValueError: it is not a positive number of seconds (``inf`` waits for ever).
+    """
+    if seconds is not None:
+        if not seconds > 0:  # NaN too
+            raise ValueError(f"worker_timeout must be a positive number of seconds, not {seconds}")
+        return float(seconds)
+    text = os.environ.get(WORKER_TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return WORKER_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise ValueError(
+            f"{WORKER_TIMEOUT_VARIABLE} must be a positive number of seconds, got {quote(text)}"
+        )
+    return value
+
+
 def run_in_order(
     task: Callable[[int, int], R],
     seeds: Sequence[int],
@@ -111,6 +170,7 @@ def run_in_order(
     jobs: int = 1,
     scheduler: str | None = None,
     on_done: Callable[[], None] | None = None,
+    worker_timeout: float | None = None,
 ) -> Generator[R | GameFailure, None, None]:
     """Play game ``i`` of ``seeds`` as ``task(i, seeds[i])`` and yield the outcomes in order.
 
@@ -119,25 +179,34 @@ def run_in_order(
     processes; else here. The task must be picklable (a top-level function or an
     instance of a top-level class) unless it runs here. ``on_done`` is called in this
     process as each game finishes, in any order (for a progress bar). Closing the
-    iterator, or an exception while it waits (Ctrl-C), cancels the games not started.
+    iterator, or an exception while it waits (Ctrl-C), cancels the games not started;
+    local worker processes finish the games they are playing and are shut down before
+    that returns.
+
+    On Dask, the run waits ``worker_timeout`` seconds at most (see
+    :func:`resolve_worker_timeout`) while the scheduler has no worker, and warns with a
+    :class:`WorkerLostWarning` when a worker leaves the cluster unexpectedly.
 
     Local workers are started by spawning a new interpreter, on every platform: they
     import the main module again, so a script must keep its work under
     ``if __name__ == "__main__":``.
 
-    :raises ValueError: ``jobs`` is less than 1.
+    :raises ValueError: ``jobs`` is less than 1, or a scheduler is given and the
+        no-worker timeout is not a positive number.
     :raises MissingExtraError: a scheduler is given and Dask is not installed.
-    :raises ClusterError: while iterating, when the scheduler cannot be reached.
+    :raises ClusterError: while iterating, when the scheduler cannot be reached, is
+        lost, or has had no worker for the no-worker timeout (after the outcomes of the
+        games finished before).
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if scheduler is not None:
+        timeout = resolve_worker_timeout(worker_timeout)
         check_scheduler_support()
-        return _run_on_dask(scheduler, task, seeds, on_done)
+        return _run_on_dask(scheduler, timeout, task, seeds, on_done)
     if jobs == 1 or len(seeds) <= 1:
         return _run_here(task, seeds, on_done)
-    workers = min(jobs, len(seeds))
-    return _run_pooled(lambda: _local_pool(workers), workers, task, seeds, on_done, ())
+    return _run_pooled(_LocalPool(min(jobs, len(seeds))), task, seeds, on_done)
 
 
 def _run_here(
@@ -174,30 +243,162 @@ def _sigint_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _local_pool(workers: int) -> Executor:
-    # Spawned, not forked: the main process may have threads (a progress bar), and a
-    # spawned worker is the same on every platform.
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_ignore_sigint,
-    )
+class _Pool(Protocol):
+    """Where :func:`_run_pooled` plays its games: local processes or a Dask cluster."""
+
+    lost: tuple[type[BaseException], ...]
+    """What a game's future fails with when its workers kept dying: a failed game."""
+    tick: float | None
+    """Seconds after which a wait for games wakes up to look at the pool (None: never)."""
+
+    def start(self) -> Executor:
+        """A new executor: at the start, and after the last one broke."""
+        ...
+
+    def slots(self) -> int:
+        """How many games the pool plays at once, asked before games are started."""
+        ...
+
+    def report(self) -> None:
+        """Report the workers lost, each time a wait for games ends, before the outcomes
+        it brought are yielded."""
+        ...
+
+    def stop(self) -> None:
+        """Shut the current executor down, cancelling the games not started."""
+        ...
+
+
+class _LocalPool:
+    """Local worker processes, spawned, that ignore SIGINT."""
+
+    lost: tuple[type[BaseException], ...] = ()
+    tick: float | None = None
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor: ProcessPoolExecutor | None = None
+
+    def start(self) -> Executor:
+        # Spawned, not forked: the main process may have threads (a progress bar), and a
+        # spawned worker is the same on every platform.
+        self.executor = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_ignore_sigint,
+        )
+        return self.executor
+
+    def slots(self) -> int:
+        return self.workers
+
+    def report(self) -> None:
+        pass  # a dead local worker breaks the pool: _run_pooled sees it
+
+    def stop(self) -> None:
+        """Shut the pool down and wait for its management thread and workers to end.
+
+        That thread must not outlive the run: at exit, the handler of
+        ``concurrent.futures`` writes to the wake-up pipe of each management thread still
+        running without the lock under which the thread closes that pipe, and prints
+        ``OSError: [Errno 9] Bad file descriptor`` when it loses the race (Python 3.11).
+        """
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+class _DaskPool:
+    """The workers of a Dask cluster, watched: lost workers are reported, and a
+    cluster without workers for ``timeout`` seconds is a :class:`ClusterError`."""
+
+    def __init__(
+        self,
+        client: Any,
+        address: str,
+        timeout: float,
+        killed_worker: type[BaseException],
+    ) -> None:
+        self.client = client
+        self.address = address
+        self.timeout = timeout
+        self.lost: tuple[type[BaseException], ...] = (killed_worker,)
+        self.interval = min(WATCH_INTERVAL, timeout)
+        self.tick: float | None = self.interval
+        self.executor: Any = None
+        self.empty_since: float | None = None
+        """When the counts of workers started to find none (None: the last found some)."""
+        self.next_count = 0.0
+        self.threads = 1
+        self.departed: queue.SimpleQueue[str] = queue.SimpleQueue()
+
+    def on_event(self, event: tuple[float, Mapping[str, Any]]) -> None:
+        """The scheduler's events, in the client's thread: note each worker removed
+        that was not retired on purpose."""
+        message = event[1]
+        if message.get("action") == "remove-worker" and not message.get("expected"):
+            self.departed.put(str(message.get("worker", "?")))
+
+    def start(self) -> Executor:
+        self.executor = self.client.get_executor(pure=False)
+        executor: Executor = self.executor
+        return executor
+
+    def slots(self) -> int:
+        """The cluster's threads, counted every ``interval`` seconds at most.
+
+        :raises ClusterError: the counts have found no worker, or could not ask the
+            scheduler, for ``timeout`` seconds.
+        """
+        now = time.monotonic()
+        if now < self.next_count:
+            return self.threads
+        self.next_count = now + self.interval
+        problem = ""
+        try:
+            threads = self.client.nthreads(callback_timeout=CONNECT_TIMEOUT)
+        except (OSError, RuntimeError) as exc:
+            threads, problem = {}, " ".join(str(exc).split()) or type(exc).__name__
+        if threads:
+            self.empty_since = None
+            self.threads = max(1, sum(threads.values()))
+            return self.threads
+        if self.empty_since is None:
+            self.empty_since = now
+        elif now - self.empty_since >= self.timeout:
+            if problem:
+                raise ClusterError(f"cannot reach the Dask scheduler at {self.address}: {problem}")
+            raise ClusterError(
+                f"the Dask scheduler at {self.address} has no workers (none for {self.timeout:g} s)"
+            )
+        return self.threads
+
+    def report(self) -> None:
+        while True:
+            try:
+                address = self.departed.get_nowait()
+            except queue.Empty:
+                return
+            # Level 4: the code iterating the run, past _run_pooled and _run_on_dask.
+            warnings.warn(WorkerLostWarning(address), stacklevel=4)
+
+    def stop(self) -> None:
+        # Without waiting: Dask's executor cancels the games not finished.
+        if self.executor is not None:
+            self.executor.shutdown(wait=False)
 
 
 def _run_pooled(
-    new_executor: Callable[[], Executor],
-    slots: int,
+    pool: _Pool,
     task: Callable[[int, int], R],
     seeds: Sequence[int],
     on_done: Callable[[], None] | None,
-    lost: tuple[type[BaseException], ...],
 ) -> Generator[R | GameFailure, None, None]:
-    """Run the games on executors from ``new_executor``, at most ``2 * slots`` at a time.
+    """Run the games on executors of ``pool``, at most twice its slots at a time.
 
     A broken local pool is replaced. The games it had not finished are suspects: they
     are played again one at a time, so that a pool that breaks again is the fault of the
     one game in it, and a game at fault :data:`MAX_ATTEMPTS` times fails. A future
-    failing with one of ``lost`` (Dask's dead-worker error) is a failed game.
+    failing with one of ``pool.lost`` (Dask's dead-worker error) is a failed game.
     """
     total = len(seeds)
     finished: dict[int, R | GameFailure] = {}
@@ -228,7 +429,7 @@ def _run_pooled(
                 message=f"the game with seed {seed} failed: the worker process playing it "
                 f"died {MAX_ATTEMPTS} times",
             )
-        except lost as exc:
+        except pool.lost as exc:
             outcome = GameFailure(
                 index=index,
                 seed=seed,
@@ -246,9 +447,10 @@ def _run_pooled(
             future = executor.submit(attempt, task, index, seeds[index])
         running[future] = index
 
-    executor = new_executor()
+    executor = pool.start()
     try:
         while emitted < total:
+            slots = pool.slots()
             if suspects:
                 if not running:
                     submit(min(suspects))
@@ -256,7 +458,7 @@ def _run_pooled(
                 while len(running) < 2 * slots and started < min(total, emitted + LEAD * slots):
                     submit(started)
                     started += 1
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            done, _ = wait(running, timeout=pool.tick, return_when=FIRST_COMPLETED)
             alone = len(running) == 1
             intact = True
             for future in done:
@@ -268,19 +470,21 @@ def _run_pooled(
                 for future, index in running.items():
                     keep(index, future, False)
                 running.clear()
-                executor.shutdown(wait=True)
-                executor = new_executor()
+                pool.stop()
+                executor = pool.start()
+            pool.report()
             while emitted in finished:
                 yield finished.pop(emitted)
                 emitted += 1
     finally:
         for future in running:
             future.cancel()
-        executor.shutdown(wait=False)
+        pool.stop()
 
 
 def _run_on_dask(
     address: str,
+    worker_timeout: float,
     task: Callable[[int, int], R],
     seeds: Sequence[int],
     on_done: Callable[[], None] | None,
@@ -301,8 +505,15 @@ def _run_on_dask(
         detail = " ".join(str(exc).split()) or type(exc).__name__
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {detail}") from None
     try:
-        slots = max(1, sum(client.nthreads().values()))
-        executor: Executor = client.get_executor(pure=False)
-        yield from _run_pooled(lambda: executor, slots, task, seeds, on_done, (killed_worker,))
+        pool = _DaskPool(client, address, worker_timeout, killed_worker)
+        client.subscribe_topic("all", pool.on_event)
+        try:
+            yield from _run_pooled(pool, task, seeds, on_done)
+        except CancelledError:
+            # What the futures of a client give when it lost its scheduler for good.
+            raise ClusterError(f"lost the connection to the Dask scheduler at {address}") from None
+        finally:
+            # Before closing: the scheduler would send this client its own departure.
+            client.unsubscribe_topic("all")
     finally:
         client.close()

@@ -1,4 +1,9 @@
-"""What the commands that play many games share: where they play, progress, Ctrl-C, failures."""
+"""What the commands that play many games share: where they play, progress, Ctrl-C, failures.
+
+A run on a Dask scheduler waits for a worker at most ``TTR_WORKER_TIMEOUT`` seconds
+(:data:`ttr_core.parallel.WORKER_TIMEOUT` by default) and reports each worker lost on the
+way as one ``ttr:`` line on standard error.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +14,23 @@ import signal
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from types import FrameType
+from typing import TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ttr_core.cli._common import CommandError, UsageError, positive_int
-from ttr_core.parallel import GameFailure
+from ttr_core.parallel import (
+    WORKER_TIMEOUT,
+    WORKER_TIMEOUT_VARIABLE,
+    GameFailure,
+    WorkerLostWarning,
+    check_scheduler_support,
+    resolve_worker_timeout,
+)
 
 PROGRESS_MIN_GAMES = 20
 """Runs with fewer games than this never show a progress bar."""
@@ -42,8 +56,26 @@ def add_where_arguments(parser: argparse.ArgumentParser, *, jobs: int | None) ->
         "--scheduler",
         metavar="ADDRESS",
         help="play on the Dask cluster whose scheduler is at ADDRESS, e.g. "
-        'tcp://10.0.0.5:8786 (needs pip install "ttr-engine[dask]")',
+        'tcp://10.0.0.5:8786 (needs pip install "ttr-engine[dask]"); the run fails when '
+        f"the cluster has no workers for {WORKER_TIMEOUT_VARIABLE} seconds "
+        f"(default: {WORKER_TIMEOUT:g})",
     )
+
+
+def check_scheduler(address: str | None) -> None:
+    """Check, before any game is played, what a run on the scheduler at ``address`` needs
+    (nothing without one): Dask, and a valid ``TTR_WORKER_TIMEOUT``.
+
+    :raises MissingExtraError: Dask's distributed package is not installed.
+    :raises CommandError: ``TTR_WORKER_TIMEOUT`` is not a positive number of seconds.
+    """
+    if address is None:
+        return
+    try:
+        resolve_worker_timeout()
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    check_scheduler_support()
 
 
 def bot_names(text: str) -> list[str]:
@@ -79,6 +111,33 @@ def report_failure(failure: GameFailure) -> None:
     sys.stdout.flush()
     sys.stderr.write(f"ttr: error: {failure.message}\n")
     sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def lost_worker_notices() -> Iterator[None]:
+    """During the block, report each Dask worker lost (a :class:`WorkerLostWarning`) as
+    one line on standard error, ``ttr: the Dask worker at ... was lost; ...``."""
+    show = warnings.showwarning
+
+    def notice(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if not issubclass(category, WorkerLostWarning):
+            show(message, category, filename, lineno, file, line)
+            return
+        sys.stdout.flush()
+        sys.stderr.write(f"ttr: {message}\n")
+        sys.stderr.flush()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", WorkerLostWarning)
+        warnings.showwarning = notice
+        yield
 
 
 @contextlib.contextmanager

@@ -6,7 +6,10 @@ is long. ``--save DIR`` also writes each game's record to ``DIR/<seed>.json``. C
 stops the run: the games already finished are summarised, and the exit status is 130.
 ``--jobs N`` plays on N local processes and ``--scheduler ADDRESS`` on a Dask cluster,
 with the same output. A game whose bot fails is reported on standard error with its
-seed; the other games are played and summarised, and the exit status is 1.
+seed; the other games are played and summarised, and the exit status is 1. A cluster that
+is lost, or has no workers for ``TTR_WORKER_TIMEOUT`` seconds, stops the run as Ctrl-C
+does, with one error line and exit status 1; each worker lost meanwhile is one line on
+standard error.
 """
 
 from __future__ import annotations
@@ -36,11 +39,13 @@ from ttr_core.cli._runs import (
     CtrlC,
     add_where_arguments,
     bot_names,
+    check_scheduler,
+    lost_worker_notices,
     prepare_directory,
     progress_bar,
     report_failure,
 )
-from ttr_core.parallel import GameFailure, check_scheduler_support
+from ttr_core.parallel import ClusterError, GameFailure
 from ttr_core.ruleset import Ruleset
 from ttr_core.simulate import GameResult, play_games, summarize
 
@@ -103,7 +108,8 @@ def _save_record(path: str, result: GameResult) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the games; print JSON lines or the summary table; stop cleanly on Ctrl-C."""
+    """Play the games; print JSON lines or the summary table; stop cleanly on Ctrl-C or
+    when the cluster fails."""
     bots = bot_names(args.bots)
     results: list[GameResult] = []
     failures: list[GameFailure] = []
@@ -114,13 +120,17 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"argument --players: {rs.id} is played by {lo} to {hi} players")
         for name in dict.fromkeys(bots):
             find_bot(name)
-        if args.scheduler is not None:
-            check_scheduler_support()
+        check_scheduler(args.scheduler)
         if args.save is not None:
             prepare_directory(args.save, "--save")
         ctrl_c = CtrlC()
-        with ctrl_c.installed():
+        with ctrl_c.installed(), lost_worker_notices():
             _play(args, rs, bots, results, failures, ctrl_c)
+    except ClusterError:
+        # The games finished before the cluster failed are summarised, as after Ctrl-C.
+        if results and not args.json:
+            _print_summary(args, rs, results, failures)
+        raise
     except KeyboardInterrupt:
         if results and not args.json:
             _print_summary(args, rs, results, failures)

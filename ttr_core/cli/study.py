@@ -5,7 +5,9 @@ Writes ``DIR/report.json`` (the same for the same arguments, wherever the games 
 as SVG files, then prints the main findings. The games run on every local core by
 default, on ``--jobs N`` processes or on a Dask cluster (``--scheduler``). A game whose bot
 fails is reported on standard error with its seed and left out of the report, and the exit
-status is 1. Ctrl-C stops the study without writing anything (exit status 130).
+status is 1. Ctrl-C stops the study without writing anything (exit status 130), and so
+does a cluster that is lost or has no workers for ``TTR_WORKER_TIMEOUT`` seconds (one
+error line, exit status 1); each worker lost meanwhile is one line on standard error.
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ from ttr_core.cli._runs import (
     CtrlC,
     add_where_arguments,
     bot_names,
+    check_scheduler,
+    lost_worker_notices,
     prepare_directory,
     progress_bar,
     report_failure,
 )
-from ttr_core.parallel import GameFailure, check_scheduler_support, default_jobs
+from ttr_core.parallel import GameFailure, default_jobs
 from ttr_core.ruleset import Ruleset
 from ttr_core.study import GameStats, build_report, run_study, write_report
 from ttr_core.study.plots import check_plot_support
@@ -90,8 +94,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the games, write the report and print its main findings."""
     bots = bot_names(args.bots)
     check_plot_support()
-    if args.scheduler is not None:
-        check_scheduler_support()
+    check_scheduler(args.scheduler)
     rs = Ruleset.build(args.edition, options_dict(args.options))
     players = _players(rs, args.players)
     for name in dict.fromkeys(bots):
@@ -101,7 +104,11 @@ def run(args: argparse.Namespace) -> int:
     outcomes: list[GameStats | GameFailure] = []
     try:
         ctrl_c = CtrlC()
-        with ctrl_c.installed(), progress_bar(args.games, "studying") as advance:
+        with (
+            ctrl_c.installed(),
+            lost_worker_notices(),
+            progress_bar(args.games, "studying") as advance,
+        ):
             played = run_study(
                 rs,
                 players=players,
