@@ -147,3 +147,7 @@ class RenderError(TtrError, ValueError):
 class MissingExtraError(TtrError, ImportError):
     """An optional feature whose extra is not installed; the message gives the ``pip``
     command that adds it (e.g. ``pip install "ttr-engine[dask]"``)."""
+
+
+class LongestPathError(TtrError, ValueError):
+    """A network whose longest path needs more search than ``graph.MAX_TRAIL_WORK`` allows."""
