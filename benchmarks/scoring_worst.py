@@ -198,8 +198,8 @@ def load_longest_trail(path: str) -> LongestTrail:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    function: Any = module.longest_trail
-    return function  # type: ignore[no-any-return]
+    function: LongestTrail = module.longest_trail
+    return function
 
 
 def compared(
