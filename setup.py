@@ -16,9 +16,9 @@ import sysconfig
 from setuptools import setup
 
 HOT = [
-    "ttr_core/cards.py",
-    "ttr_core/rng.py",
-    "ttr_core/simulator.py",
+    "ttr_core/model/cards.py",
+    "ttr_core/model/rng.py",
+    "ttr_core/play/simulator.py",
     "ttr_core/rules/table.py",
     "ttr_core/rules/piles.py",
     "ttr_core/rules/turn.py",

@@ -18,11 +18,11 @@ import time
 
 from attrs import frozen
 
+from ttr_core.batch.parallel import GameFailure, run_in_order
+from ttr_core.batch.runs import game_seed, play_game, shared_ruleset
 from ttr_core.bots.base import BotFactory
 from ttr_core.bots.greedy import GreedyBot
 from ttr_core.bots.mcts import DEFAULT_C, DEFAULT_PLAYOUTS, MctsBot
-from ttr_core.parallel import GameFailure, run_in_order
-from ttr_core.simulate import game_seed, play_game, shared_ruleset
 
 Z95 = 1.959964
 """The standard normal quantile of a two-sided 95 % interval."""

@@ -1,6 +1,6 @@
 """Games per second on one process, on two local processes and on a 2-worker Dask cluster.
 
-Plays the same run three ways through :func:`ttr_core.simulate.play_games`, the code path
+Plays the same run three ways through :func:`ttr_core.batch.runs.play_games`, the code path
 of ``ttr simulate --jobs`` and ``--scheduler``: by default 200 four-player USA games
 between greedy bots. Each figure is the whole run: starting the local worker processes
 is included; starting the Dask cluster (a ``distributed.LocalCluster`` of two worker
@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ttr_core import Ruleset
-from ttr_core.parallel import GameFailure
-from ttr_core.simulate import GameResult, play_games
+from ttr_core.batch.parallel import GameFailure
+from ttr_core.batch.runs import GameResult, play_games
 
 
 def timed(run: Callable[[], list[GameResult | GameFailure]]) -> tuple[float, list[Any]]:

@@ -27,11 +27,12 @@ import argparse
 import time
 from collections.abc import Callable
 
-from ttr_core import Game, Ruleset, Simulator, rng
-from ttr_core.engine import apply, new_game
-from ttr_core.legal import LegalActions
-from ttr_core.scoring import score_game
-from ttr_core.simulate import game_seed
+from ttr_core import Game, Ruleset, Simulator
+from ttr_core.batch.runs import game_seed
+from ttr_core.model import rng
+from ttr_core.play.functional import apply, new_game
+from ttr_core.play.legal import LegalActions
+from ttr_core.rules.scoring import score_game
 
 ENGINES = ("simulator", "simulator-record", "functional", "game")
 

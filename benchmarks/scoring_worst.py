@@ -13,7 +13,7 @@ the player's trains:
 
 Every position is read back with ``parse_position``, which refuses an illegal one. With
 ``--compare FILE``, the same positions are scored again with the ``longest_trail`` of
-another ``graph.py`` (for example the previous version, ``git show HEAD~1:ttr_core/graph.py
+another ``graph.py`` (for example the previous version, ``git show HEAD~1:ttr_core/rules/graph.py
 > /tmp/old_graph.py``), each stopped after ``--timeout`` seconds (POSIX only).
 
     python benchmarks/scoring_worst.py --search 300 --repeat 5
@@ -33,10 +33,10 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-import ttr_core.network
+import ttr_core.rules.network
 from ttr_core import Ruleset
-from ttr_core.position import parse_position, position_to_json
-from ttr_core.scoring import PlayerPosition, Position, score_position
+from ttr_core.formats.position import parse_position, position_to_json
+from ttr_core.rules.scoring import PlayerPosition, Position, score_position
 
 EDITIONS = ("usa", "europe", "india", "switzerland", "nordic")
 
@@ -58,7 +58,7 @@ FOUND: dict[str, tuple[tuple[int, ...], ...]] = {
          103, 40, 4, 64, 91),
         (105, 25, 36, 87, 23, 78, 38, 6, 64, 11, 107, 104, 86, 91, 95, 79, 76, 35, 47, 4, 1,
          37, 12, 40, 103, 26, 46, 106),
-        # 31 tracks in 19 cities (tests/test_longest_trail.py): 4.6 s before
+        # 31 tracks in 19 cities (tests/rules/test_longest_trail.py): 4.6 s before
         (1, 4, 12, 19, 20, 25, 38, 45, 46, 47, 76, 87, 91, 95, 103, 104, 106, 3, 6, 7, 11, 22,
          33, 35, 36, 64, 65, 73, 75, 97, 105),
     ),
@@ -206,7 +206,7 @@ def compared(
     rs: Ruleset, position: Position, other: LongestTrail, limit: float
 ) -> tuple[float | None, int | None]:
     """Seconds and longest path when scored with ``other`` (None for both on a timeout)."""
-    network: Any = ttr_core.network  # scoring calls the longest_trail it imported
+    network: Any = ttr_core.rules.network  # scoring calls the longest_trail it imported
     saved = network.longest_trail
     network.longest_trail = other
     try:

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ttr_core.edition import installed_editions
+from ttr_core.ruleset.editions import installed_editions
 from ttr_core.testing.golden import golden_games, golden_name, write_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"

@@ -12,21 +12,22 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 from attrs import evolve
 
 from ttr_core import EditionInfo, IllegalActionError, Ruleset, hookimpl
-from ttr_core.actions import Action, KeepTickets
-from ttr_core.cards import CARD_NAMES, LOCO, NUM_KINDS, card_index
-from ttr_core.engine import apply, new_game
-from ttr_core.events import Event
-from ttr_core.legal import legal_actions
-from ttr_core.mapdata import MapData, Parameters, structure_map
-from ttr_core.scoring import PlayerPosition, Position, Scoresheet, score_position
-from ttr_core.serialize import state_from_json, state_to_json
-from ttr_core.state import GameState, Phase, PlayerState
+from ttr_core.formats.serialize import state_from_json, state_to_json
+from ttr_core.model.actions import Action, KeepTickets
+from ttr_core.model.cards import CARD_NAMES, LOCO, NUM_KINDS, card_index
+from ttr_core.model.events import Event
+from ttr_core.model.mapdata import MapData, Parameters, load_map_data, structure_map
+from ttr_core.model.state import GameState, Phase, PlayerState
+from ttr_core.play.functional import apply, new_game
+from ttr_core.play.legal import legal_actions
+from ttr_core.rules.scoring import PlayerPosition, Position, Scoresheet, score_position
 
 # Card numbers by short letter: R O Y G B P K(black) W, L = locomotive.
 LETTERS = {"R": 0, "O": 1, "Y": 2, "G": 3, "B": 4, "P": 5, "K": 6, "W": 7, "L": LOCO}
@@ -527,3 +528,23 @@ THIRD_PARTY = FixtureEdition(
     aliases=("Third-Party", "tp"),
 )
 """An edition shipped by another distribution, found through a fake entry point."""
+
+
+class Borderland:
+    """A small test edition: border arrows, stations, tunnels, a ferry, country tickets.
+
+    It has no Python for its tickets: the core scores country tickets.
+    """
+
+    def __init__(self) -> None:
+        self.data = load_map_data(
+            (Path(__file__).parent / "fixtures" / "score_borderland.json").read_text("utf-8")
+        )
+
+    @hookimpl
+    def ttr_edition_info(self) -> EditionInfo:
+        return EditionInfo(id="borderland", name="Borderland", aliases=("bl",))
+
+    @hookimpl
+    def ttr_map_data(self, options: Mapping[str, Any]) -> MapData:
+        return self.data

@@ -12,10 +12,10 @@ import signal
 import time
 from collections.abc import Sequence
 
-from ttr_core.actions import Action
 from ttr_core.bots import GreedyBot
-from ttr_core.ruleset import Ruleset
-from ttr_core.views import PlayerView
+from ttr_core.model.actions import Action
+from ttr_core.rules.views import PlayerView
+from ttr_core.ruleset.ruleset import Ruleset
 
 KILL_ONCE = "TTR_TEST_KILL_ONCE"
 """The environment variable naming the marker file of :class:`WorkerKiller`."""

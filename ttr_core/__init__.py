@@ -13,8 +13,9 @@ API reference. Quick start::
 
 from __future__ import annotations
 
-from ttr_core import simulator as _simulator_module
-from ttr_core.actions import (
+from ttr_core.formats.serialize import view_from_json, view_to_json
+from ttr_core.hidden.determinize import sample_state
+from ttr_core.model.actions import (
     Action,
     BuildStation,
     ChooseCard,
@@ -28,18 +29,8 @@ from ttr_core.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.cards import CARD_NAMES, COLOR_NAMES, LOCO
-from ttr_core.determinize import sample_state
-from ttr_core.edition import (
-    EditionInfo,
-    InstalledEdition,
-    OptionSpec,
-    find_edition,
-    installed_editions,
-    load_packaged_map,
-)
-from ttr_core.engine import apply, new_game
-from ttr_core.errors import (
+from ttr_core.model.cards import CARD_NAMES, COLOR_NAMES, LOCO
+from ttr_core.model.errors import (
     ActionCodeError,
     BotError,
     IllegalActionError,
@@ -56,18 +47,27 @@ from ttr_core.errors import (
     UnknownEditionError,
     ViewError,
 )
-from ttr_core.game import Game, GameRecord
-from ttr_core.groups import claim_actions
-from ttr_core.hookspecs import hookimpl
-from ttr_core.legal import LegalActions, legal_actions
-from ttr_core.mapdata import MapData, Parameters, load_map_data
-from ttr_core.native import is_compiled
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import Scoresheet, score_game, score_position
-from ttr_core.serialize import view_from_json, view_to_json
-from ttr_core.simulator import Simulator
-from ttr_core.state import GameState, Phase, PlayerState
-from ttr_core.views import PlayerView, view_of
+from ttr_core.model.mapdata import MapData, Parameters, load_map_data
+from ttr_core.model.native import is_compiled
+from ttr_core.model.state import GameState, Phase, PlayerState
+from ttr_core.play import simulator as _simulator_module
+from ttr_core.play.functional import apply, new_game
+from ttr_core.play.game import Game, GameRecord
+from ttr_core.play.legal import LegalActions, legal_actions
+from ttr_core.play.simulator import Simulator
+from ttr_core.rules.card_groups import claim_actions
+from ttr_core.rules.scoring import Scoresheet, score_game, score_position
+from ttr_core.rules.views import PlayerView, view_of
+from ttr_core.ruleset.editions import (
+    EditionInfo,
+    InstalledEdition,
+    OptionSpec,
+    find_edition,
+    installed_editions,
+    load_packaged_map,
+)
+from ttr_core.ruleset.hookspecs import hookimpl
+from ttr_core.ruleset.ruleset import Ruleset
 
 __version__ = "0.1.0"
 

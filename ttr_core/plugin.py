@@ -17,11 +17,11 @@ that plugins are written against.
 
 from __future__ import annotations
 
-from ttr_core.edition import EditionInfo, OptionSpec, load_packaged_map
-from ttr_core.hookspecs import hookimpl
-from ttr_core.mapdata import City, MapData, Parameters, Ticket, TicketDeal, Track
-from ttr_core.network import PlayerNetwork
-from ttr_core.scoring import ScoringContext, TicketResult
+from ttr_core.model.mapdata import City, MapData, Parameters, Ticket, TicketDeal, Track
+from ttr_core.rules.network import PlayerNetwork
+from ttr_core.rules.scoring import ScoringContext, TicketResult
+from ttr_core.ruleset.editions import EditionInfo, OptionSpec, load_packaged_map
+from ttr_core.ruleset.hookspecs import hookimpl
 
 __all__ = [
     "City",

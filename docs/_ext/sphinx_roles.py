@@ -1,6 +1,6 @@
 """A griffe extension for the API reference: render Sphinx roles in docstrings as links.
 
-The code's docstrings cross-reference with Sphinx roles (``:class:`~ttr_core.game.Game```).
+The code's docstrings cross-reference with Sphinx roles (``:class:`~ttr_core.play.game.Game```).
 mkdocstrings does not read them, so this extension rewrites each role, before the
 docstring is parsed, into an optional autorefs link: a link where the target is
 documented, plain code where it is not. Names without a package prefix are looked up in

@@ -1,10 +1,10 @@
 """What a bot is: something that picks one of the legal actions from what its seat can see.
 
 A bot is built with ``(ruleset, seat, seed)`` and asked ``choose(view, legal)`` whenever
-its seat has to decide. It gets its seat's :class:`~ttr_core.views.PlayerView` and its
-legal actions as a :class:`~ttr_core.seat_actions.SeatActions`, listed without the hidden
+its seat has to decide. It gets its seat's :class:`~ttr_core.rules.views.PlayerView` and its
+legal actions as a :class:`~ttr_core.hidden.seat_actions.SeatActions`, listed without the hidden
 cards, never the game state: nothing it is given leads to other players' cards or the
-order of the decks. All of its chance comes from :mod:`ttr_core.rng` seeded with
+order of the decks. All of its chance comes from :mod:`ttr_core.model.rng` seeded with
 ``seed``, so a bot plays the same way on every Python version.
 """
 
@@ -14,10 +14,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
-from ttr_core import rng
-from ttr_core.actions import Action
-from ttr_core.ruleset import Ruleset
-from ttr_core.views import PlayerView
+from ttr_core.model import rng
+from ttr_core.model.actions import Action
+from ttr_core.rules.views import PlayerView
+from ttr_core.ruleset.ruleset import Ruleset
 
 T = TypeVar("T")
 
@@ -28,7 +28,7 @@ class Bot(Protocol):
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Return one of ``legal``: the seat's legal actions, never empty (``ttr
-        simulate`` passes a :class:`~ttr_core.seat_actions.SeatActions`)."""
+        simulate`` passes a :class:`~ttr_core.hidden.seat_actions.SeatActions`)."""
         ...
 
 

@@ -27,7 +27,8 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from attrs import frozen
 
-from ttr_core.actions import (
+from ttr_core.bots.base import BaseBot
+from ttr_core.model.actions import (
     Action,
     ChooseCard,
     ClaimRoute,
@@ -40,12 +41,11 @@ from ttr_core.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.bots.base import BaseBot
-from ttr_core.cards import GRAY, LOCO, NUM_KINDS
-from ttr_core.graph import UnionFind
-from ttr_core.ruleset import Ruleset
-from ttr_core.state import Phase
-from ttr_core.views import PlayerView
+from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
+from ttr_core.model.state import Phase
+from ttr_core.rules.graph import UnionFind
+from ttr_core.rules.views import PlayerView
+from ttr_core.ruleset.ruleset import Ruleset
 
 UNUSABLE = -1
 """Track cost of a track the bot cannot use."""

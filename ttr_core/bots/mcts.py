@@ -4,7 +4,7 @@ For each decision the bot weighs a few candidate actions (:meth:`MctsBot.candida
 the greedy bot's choice first, with playouts:
 
 * **Determinisation.** Playout ``k`` of every candidate starts from the ``k``-th state
-  drawn from the view with :class:`~ttr_core.determinize.StateSampler` (the opponents'
+  drawn from the view with :class:`~ttr_core.hidden.determinize.StateSampler` (the opponents'
   cards and tickets and the order of the decks drawn afresh, the generator too).
 * **Selection.** The candidates are the arms of a UCB1 bandit, the root of the search:
   each is played once, then each playout goes to the candidate with the best mean reward
@@ -37,23 +37,23 @@ import math
 import random
 from collections.abc import Sequence
 
-from ttr_core import rng
-from ttr_core.actions import (
+from ttr_core.bots.base import BaseBot
+from ttr_core.bots.greedy import Board, GreedyBot
+from ttr_core.bots.rollout import Rollout
+from ttr_core.hidden.determinize import StateSampler
+from ttr_core.model import rng
+from ttr_core.model.actions import (
     Action,
     ClaimRoute,
     ClaimWithGroups,
     DrawBlind,
 )
-from ttr_core.bots.base import BaseBot
-from ttr_core.bots.greedy import Board, GreedyBot
-from ttr_core.bots.rollout import Rollout
-from ttr_core.cards import LOCO
-from ttr_core.determinize import StateSampler
-from ttr_core.errors import BotError
-from ttr_core.ruleset import Ruleset
-from ttr_core.simulator import Simulator
-from ttr_core.state import Phase
-from ttr_core.views import PlayerView
+from ttr_core.model.cards import LOCO
+from ttr_core.model.errors import BotError
+from ttr_core.model.state import Phase
+from ttr_core.play.simulator import Simulator
+from ttr_core.rules.views import PlayerView
+from ttr_core.ruleset.ruleset import Ruleset
 
 DEFAULT_PLAYOUTS = 50
 """Playouts per decision unless the spec says otherwise (``mcts:playouts=N``)."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ttr_core.actions import Action
 from ttr_core.bots.base import BaseBot
-from ttr_core.views import PlayerView
+from ttr_core.model.actions import Action
+from ttr_core.rules.views import PlayerView
 
 
 class RandomBot(BaseBot):

@@ -27,9 +27,9 @@ import sys
 from typing import Any, cast
 
 from ttr_core.bots.base import Bot, BotFactory
-from ttr_core.errors import BotError, SetupError, quote
+from ttr_core.model.errors import BotError, SetupError, quote
 from ttr_core.rules.turn import require_seat
-from ttr_core.ruleset import Ruleset
+from ttr_core.ruleset.ruleset import Ruleset
 
 ENTRY_POINT_GROUP = "ttr.bots"
 

@@ -1,6 +1,6 @@
 """Fast playouts for search: every seat plays as the greedy bot, keeping its plans.
 
-A playout plays a :class:`~ttr_core.simulator.Simulator` (a determinised position) on.
+A playout plays a :class:`~ttr_core.play.simulator.Simulator` (a determinised position) on.
 Every seat decides as the greedy bot (:class:`~ttr_core.bots.greedy.GreedyBot`) does,
 faster: the legal actions are read from the simulator itself, which holds a whole
 (sampled) position, and a seat's plan for its unfinished tickets, with the board it was
@@ -12,11 +12,11 @@ takes every track of one of its planned steps.
 from __future__ import annotations
 
 from ttr_core.bots.greedy import Board, Edge, Goal, GreedyBot, Situation
-from ttr_core.legal import LegalActions
-from ttr_core.ruleset import Ruleset
-from ttr_core.simulator import Simulator
-from ttr_core.state import GameState, Phase
-from ttr_core.views import view_of
+from ttr_core.model.state import GameState, Phase
+from ttr_core.play.legal import LegalActions
+from ttr_core.play.simulator import Simulator
+from ttr_core.rules.views import view_of
+from ttr_core.ruleset.ruleset import Ruleset
 
 
 class _Plan:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ttr_core import __version__, compiled
 from ttr_core.cli import editions, map, odds, play, render, replay, score, simulate, study
 from ttr_core.cli._common import CommandError, Parser, UsageError
-from ttr_core.errors import TtrError, shorten
+from ttr_core.model.errors import TtrError, shorten
 
 COMMANDS = (editions, map, simulate, score, replay, render, study, odds, play)
 

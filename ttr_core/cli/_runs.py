@@ -1,7 +1,7 @@
 """What the commands that play many games share: where they play, progress, Ctrl-C, failures.
 
 A run on a Dask scheduler waits for a worker at most ``TTR_WORKER_TIMEOUT`` seconds
-(:data:`ttr_core.parallel.WORKER_TIMEOUT` by default) and reports each worker lost on the
+(:data:`ttr_core.batch.parallel.WORKER_TIMEOUT` by default) and reports each worker lost on the
 way as one ``ttr:`` line on standard error.
 """
 
@@ -22,8 +22,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ttr_core.cli._common import CommandError, UsageError, positive_int
-from ttr_core.parallel import (
+from ttr_core.batch.parallel import (
     WORKER_TIMEOUT,
     WORKER_TIMEOUT_VARIABLE,
     GameFailure,
@@ -31,6 +30,7 @@ from ttr_core.parallel import (
     check_scheduler_support,
     resolve_worker_timeout,
 )
+from ttr_core.cli._common import CommandError, UsageError, positive_int
 
 PROGRESS_MIN_GAMES = 20
 """Runs with fewer games than this never show a progress bar."""

@@ -8,7 +8,7 @@ from typing import Any
 from rich.table import Table
 
 from ttr_core.cli._common import console, print_json, sentence
-from ttr_core.edition import describe_editions
+from ttr_core.ruleset.editions import describe_editions
 
 HELP = "list the installed editions"
 

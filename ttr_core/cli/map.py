@@ -11,7 +11,6 @@ from pluggy import HookImpl
 from rich.console import Console
 from rich.table import Table
 
-from ttr_core import core_plugin
 from ttr_core.cli._common import (
     add_option_argument,
     console,
@@ -20,9 +19,10 @@ from ttr_core.cli._common import (
     print_json,
     sentence,
 )
-from ttr_core.mapdata import Ticket, TicketDeal, Track, unstructure_map
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import PlayerPosition, Position, ScoringContext, scoring_context
+from ttr_core.model.mapdata import Ticket, TicketDeal, Track, unstructure_map
+from ttr_core.rules.scoring import PlayerPosition, Position, ScoringContext, scoring_context
+from ttr_core.ruleset import core_plugin
+from ttr_core.ruleset.ruleset import Ruleset
 
 HELP = "show an edition's map: rules, bonuses, every track and every ticket"
 

@@ -8,7 +8,7 @@ from typing import Any
 from rich.table import Table
 
 from ttr_core.cli._common import UsageError, console, print_json, sentence
-from ttr_core.odds import cumulative, tunnel_extra_odds
+from ttr_core.hidden.odds import cumulative, tunnel_extra_odds
 
 HELP = "compute probabilities, e.g. of a tunnel's extra cost"
 TUNNEL_HELP = "the chance that a tunnel reveal demands 0, 1, 2 or 3 extra cards"

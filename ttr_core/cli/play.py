@@ -24,8 +24,23 @@ from typing import Any
 
 from attrs import frozen
 
-from ttr_core import events as ev
-from ttr_core.actions import (
+from ttr_core.batch.runs import start_seat
+from ttr_core.bots.base import Bot
+from ttr_core.bots.greedy import Board, ticket_goals
+from ttr_core.bots.registry import find_bot
+from ttr_core.cli._common import (
+    CommandError,
+    UsageError,
+    add_option_argument,
+    counted,
+    options_dict,
+    sentence,
+)
+from ttr_core.cli._runs import INTERRUPTED, bot_names
+from ttr_core.cli.replay import describe
+from ttr_core.hidden.seat_actions import SeatActions
+from ttr_core.model import events as ev
+from ttr_core.model.actions import (
     Action,
     BuildStation,
     ChooseCard,
@@ -39,27 +54,12 @@ from ttr_core.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.bots.base import Bot
-from ttr_core.bots.greedy import Board, ticket_goals
-from ttr_core.bots.registry import find_bot
-from ttr_core.cards import CARD_NAMES, COLOR_NAMES, GRAY, LOCO
-from ttr_core.cli._common import (
-    CommandError,
-    UsageError,
-    add_option_argument,
-    counted,
-    options_dict,
-    sentence,
-)
-from ttr_core.cli._runs import INTERRUPTED, bot_names
-from ttr_core.cli.replay import describe
-from ttr_core.game import Game
-from ttr_core.rng import derive_seed
-from ttr_core.ruleset import Ruleset
-from ttr_core.seat_actions import SeatActions
-from ttr_core.simulate import start_seat
-from ttr_core.state import Phase
-from ttr_core.views import PlayerView
+from ttr_core.model.cards import CARD_NAMES, COLOR_NAMES, GRAY, LOCO
+from ttr_core.model.rng import derive_seed
+from ttr_core.model.state import Phase
+from ttr_core.play.game import Game
+from ttr_core.rules.views import PlayerView
+from ttr_core.ruleset.ruleset import Ruleset
 
 HELP = "play a game in the terminal against bots"
 

@@ -4,7 +4,7 @@
 game record (its JSON has ``format``), drawn at its end or after ``--at N`` actions, or an
 end-of-game position as ``ttr score`` reads it (``edition`` and ``players``); both show
 the claimed tracks and the stations in the players' colours. Anything else is an edition
-id or alias, drawn bare. The drawing is :func:`ttr_core.render.draw_map`'s.
+id or alias, drawn bare. The drawing is :func:`ttr_core.formats.render.draw_map`'s.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from ttr_core.cli._common import (
     sentence,
 )
 from ttr_core.cli.replay import add_at_argument, check_at, load_record, state_at
-from ttr_core.errors import PositionError, UnknownEditionError
-from ttr_core.position import load_position
-from ttr_core.render import draw_map
-from ttr_core.ruleset import Ruleset
-from ttr_core.strict import JsonTextError, parse_json
+from ttr_core.formats.position import load_position
+from ttr_core.formats.render import draw_map
+from ttr_core.model.errors import PositionError, UnknownEditionError
+from ttr_core.model.strict import JsonTextError, parse_json
+from ttr_core.ruleset.ruleset import Ruleset
 
 HELP = "draw a map as SVG: an edition's, or a saved game's or a position's with its claims"
 

@@ -16,8 +16,18 @@ from typing import Any, TypeVar
 
 from rich.table import Table
 
-from ttr_core import events as ev
-from ttr_core.actions import (
+from ttr_core.cli._common import (
+    CommandError,
+    UsageError,
+    console,
+    counted,
+    print_json,
+    read_input,
+    sentence,
+)
+from ttr_core.formats.serialize import action_to_json, event_to_json, state_to_json, view_to_json
+from ttr_core.model import events as ev
+from ttr_core.model.actions import (
     Action,
     BuildStation,
     ChooseCard,
@@ -31,23 +41,13 @@ from ttr_core.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.cards import CARD_NAMES, LOCO
-from ttr_core.cli._common import (
-    CommandError,
-    UsageError,
-    console,
-    counted,
-    print_json,
-    read_input,
-    sentence,
-)
-from ttr_core.errors import RecordError
-from ttr_core.game import Game, LogEntry
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import score_game
-from ttr_core.serialize import action_to_json, event_to_json, state_to_json, view_to_json
-from ttr_core.state import GameState, Phase
-from ttr_core.views import redact, view_of
+from ttr_core.model.cards import CARD_NAMES, LOCO
+from ttr_core.model.errors import RecordError
+from ttr_core.model.state import GameState, Phase
+from ttr_core.play.game import Game, LogEntry
+from ttr_core.rules.scoring import score_game
+from ttr_core.rules.views import redact, view_of
+from ttr_core.ruleset.ruleset import Ruleset
 
 HELP = "verify a saved game record and summarise it, log it or show a position"
 PUBLIC = -1

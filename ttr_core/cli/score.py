@@ -17,9 +17,9 @@ from ttr_core.cli._common import (
     print_json,
     read_input,
 )
-from ttr_core.errors import PositionError
-from ttr_core.position import read_position
-from ttr_core.scoring import score_position, scoresheet_json
+from ttr_core.formats.position import read_position
+from ttr_core.model.errors import PositionError
+from ttr_core.rules.scoring import score_position, scoresheet_json
 
 HELP = "score an end-of-game position given as JSON"
 

@@ -23,6 +23,8 @@ from typing import Any
 
 from rich.table import Table
 
+from ttr_core.batch.parallel import ClusterError, GameFailure
+from ttr_core.batch.runs import GameResult, play_games, summarize
 from ttr_core.bots.registry import find_bot
 from ttr_core.cli._common import (
     CommandError,
@@ -45,9 +47,7 @@ from ttr_core.cli._runs import (
     progress_bar,
     report_failure,
 )
-from ttr_core.parallel import ClusterError, GameFailure
-from ttr_core.ruleset import Ruleset
-from ttr_core.simulate import GameResult, play_games, summarize
+from ttr_core.ruleset.ruleset import Ruleset
 
 HELP = "play games with bots and summarise the results"
 

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from ttr_core.batch.parallel import GameFailure, default_jobs
 from ttr_core.bots.registry import find_bot
 from ttr_core.cli._common import (
     CommandError,
@@ -38,8 +39,7 @@ from ttr_core.cli._runs import (
     progress_bar,
     report_failure,
 )
-from ttr_core.parallel import GameFailure, default_jobs
-from ttr_core.ruleset import Ruleset
+from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.study import GameStats, build_report, run_study, write_report
 from ttr_core.study.plots import check_plot_support
 

@@ -1,7 +1,7 @@
 """Agents through PettingZoo: a fixed action encoding, observation vectors, an environment.
 
 This package needs the ``rl`` extra (PettingZoo, Gymnasium and NumPy); without it,
-importing the package raises :class:`~ttr_core.errors.MissingExtraError` (an
+importing the package raises :class:`~ttr_core.model.errors.MissingExtraError` (an
 ``ImportError``) naming the command that installs it. The rest of the library never
 imports it. :class:`ActionEncoding` numbers every action of a ruleset
 with a fixed integer code, :class:`ObservationEncoding` turns a player's view into a
@@ -12,7 +12,7 @@ in the documentation's page on agents.
 
 from __future__ import annotations
 
-from ttr_core.errors import MissingExtraError
+from ttr_core.model.errors import MissingExtraError
 
 try:
     import gymnasium  # noqa: F401

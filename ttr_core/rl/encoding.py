@@ -39,7 +39,8 @@ import numpy as np
 import numpy.typing as npt
 from attrs import frozen
 
-from ttr_core.actions import (
+from ttr_core.hidden.determinize import known_state
+from ttr_core.model.actions import (
     Action,
     BuildStation,
     ChooseCard,
@@ -53,15 +54,14 @@ from ttr_core.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.cards import LOCO, NUM_KINDS
-from ttr_core.determinize import known_state
-from ttr_core.errors import ActionCodeError, quote
-from ttr_core.groups import max_groups, route_shape
-from ttr_core.payments import is_counts, payment_error
-from ttr_core.ruleset import Ruleset
-from ttr_core.simulator import Simulator
-from ttr_core.state import Phase
-from ttr_core.views import PlayerView
+from ttr_core.model.cards import LOCO, NUM_KINDS
+from ttr_core.model.errors import ActionCodeError, quote
+from ttr_core.model.state import Phase
+from ttr_core.play.simulator import Simulator
+from ttr_core.rules.card_groups import max_groups, route_shape
+from ttr_core.rules.claims import is_counts, payment_error
+from ttr_core.rules.views import PlayerView
+from ttr_core.ruleset.ruleset import Ruleset
 
 
 @frozen
@@ -334,7 +334,7 @@ class ActionEncoding:
         """The action that ``code`` names for the seat whose view is ``view``.
 
         Legality is the engine's: the code's action must be among the legal actions of
-        :func:`~ttr_core.determinize.known_state` of the view, the position with the
+        :func:`~ttr_core.hidden.determinize.known_state` of the view, the position with the
         view's public parts and nothing hidden, whose seat to act has exactly the legal
         actions of any position the view comes from.
 

@@ -2,7 +2,7 @@
 
 The agents ``player_0``, ``player_1``... are the seats; seat 0 starts. The game is
 dealt by :meth:`raw_env.reset` from its seed and played on a
-:class:`~ttr_core.simulator.Simulator`. Each agent observes a dictionary:
+:class:`~ttr_core.play.simulator.Simulator`. Each agent observes a dictionary:
 ``"observation"``, the vector :class:`~ttr_core.rl.ObservationEncoding` makes of that
 agent's view, and ``"action_mask"``, an ``int8`` vector over the codes of
 :class:`~ttr_core.rl.ActionEncoding`, 1 at the legal ones (all 0 for an agent that is
@@ -12,7 +12,7 @@ not to act). Actions are codes. Rewards come at the end only: see
 Once the game is over, each agent is stepped with ``None`` and leaves ``agents``, as in
 PettingZoo's classic games. After the last one, :func:`env` ignores a step with
 PettingZoo's warning, as their order-enforcing wrapper does, and :class:`raw_env`
-refuses it with :class:`~ttr_core.errors.ActionCodeError` (where theirs fail on a
+refuses it with :class:`~ttr_core.model.errors.ActionCodeError` (where theirs fail on a
 ``KeyError``).
 """
 
@@ -30,16 +30,22 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from ttr_core import rng
-from ttr_core.cards import CARD_NAMES
-from ttr_core.errors import ActionCodeError, OptionError, SetupError, UnknownEditionError, quote
+from ttr_core.model import rng
+from ttr_core.model.cards import CARD_NAMES
+from ttr_core.model.errors import (
+    ActionCodeError,
+    OptionError,
+    SetupError,
+    UnknownEditionError,
+    quote,
+)
+from ttr_core.model.state import Phase
+from ttr_core.play.simulator import Simulator
 from ttr_core.rl.encoding import ActionEncoding
 from ttr_core.rl.observation import ObservationEncoding
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import Scoresheet
-from ttr_core.simulator import Simulator
-from ttr_core.state import Phase
-from ttr_core.views import PlayerView, view_of
+from ttr_core.rules.scoring import Scoresheet
+from ttr_core.rules.views import PlayerView, view_of
+from ttr_core.ruleset.ruleset import Ruleset
 
 RENDER_MODES = ("human", "ansi")
 """The render modes: ``"ansi"`` returns the public table as text, ``"human"`` prints it."""
@@ -74,7 +80,7 @@ def env(
     A step takes an integer code (a Python or NumPy integer) from 0 to ``size - 1`` for
     the agent to act, ``None`` for an agent whose game is over. Anything else (a bool, a
     float, an array, a string, ``None`` for the agent to act, a code out of range however
-    large) raises :class:`~ttr_core.errors.ActionCodeError` and changes nothing, checked
+    large) raises :class:`~ttr_core.model.errors.ActionCodeError` and changes nothing, checked
     before PettingZoo's wrappers read it. A code the mask rules out ends the game with
     :data:`ILLEGAL_REWARD` for the agent that played it and 0 for the others. The calls
     must come in order: a step, an observation or a render before ``reset`` fails
@@ -117,7 +123,7 @@ class _Listing:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
-    """A game of an edition (an id, or a :class:`~ttr_core.ruleset.Ruleset`) as an
+    """A game of an edition (an id, or a :class:`~ttr_core.ruleset.ruleset.Ruleset`) as an
     unwrapped PettingZoo AEC environment; see the module and :func:`env`.
 
     :raises UnknownEditionError: no such edition is installed, or ``edition`` is neither

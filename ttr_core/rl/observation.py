@@ -1,13 +1,13 @@
 """Observation vectors: a player's view as a fixed-length vector of counts and flags.
 
-:class:`ObservationEncoding` turns a :class:`~ttr_core.views.PlayerView` into a
+:class:`ObservationEncoding` turns a :class:`~ttr_core.rules.views.PlayerView` into a
 ``float32`` vector whose length depends only on the ruleset and the player count. It
 reads nothing but the view, so two positions that show a seat the same view give that
 seat the same vector. Seats are relative to the viewer: "seat ``i``" below means the
 ``i``-th player after the viewer in turn order, the viewer being seat 0. Sections, in
 order (those an edition has no use for are left out):
 
-- ``phase``: 7 flags, the phase (by :class:`~ttr_core.state.Phase` value).
+- ``phase``: 7 flags, the phase (by :class:`~ttr_core.model.state.Phase` value).
 - ``to_act``: one flag per seat, the seat to decide (none once the game is over).
 - ``hand``: 9 counts, the viewer's cards by kind (colours, then locomotives).
 - ``display``: 9 counts, the face-up cards by kind.
@@ -38,12 +38,12 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ttr_core.cards import NUM_KINDS
-from ttr_core.errors import SetupError, quote
+from ttr_core.model.cards import NUM_KINDS
+from ttr_core.model.errors import SetupError, quote
+from ttr_core.model.state import Phase
 from ttr_core.rl.encoding import Section
-from ttr_core.ruleset import Ruleset
-from ttr_core.state import Phase
-from ttr_core.views import PlayerView
+from ttr_core.rules.views import PlayerView
+from ttr_core.ruleset.ruleset import Ruleset
 
 _PHASES = len(Phase)
 

@@ -1,7 +1,7 @@
 """The mechanics of play, one module per mechanic.
 
 Each module holds both sides of its mechanic: applying it to a
-:class:`~ttr_core.simulator.Simulator` in place, and listing (counting and indexing)
+:class:`~ttr_core.play.simulator.Simulator` in place, and listing (counting and indexing)
 the legal actions it offers. Where a rule decides what is legal, the listing is its one
 definition and applying an action first checks that it is listed; the reasons given
 for a refusal only explain it.

@@ -11,8 +11,8 @@ cards, so the number of groups follows from the number of cards (GROUP-1).
 Payments without groups are ordinary claims (:mod:`ttr_core.rules.claims`). Payments
 with groups are too many to list (a 36-card Murmansk-Lieksa payment from a large hand
 has millions of forms), so a claim names only the track and the number of groups
-(:class:`~ttr_core.actions.ClaimWithGroups`, GROUP-2), and the player then names the
-cards one at a time, in card order (:class:`~ttr_core.actions.ChooseCard`, GROUP-3). A
+(:class:`~ttr_core.model.actions.ClaimWithGroups`, GROUP-2), and the player then names the
+cards one at a time, in card order (:class:`~ttr_core.model.actions.ChooseCard`, GROUP-3). A
 card is offered only if the payment can still be completed with it, so every choice
 leads to a valid payment and every valid payment is reached by exactly one sequence of
 choices.
@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ttr_core import events as ev
-from ttr_core.actions import Action, ChooseCard, ClaimRoute, ClaimWithGroups
-from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
-from ttr_core.errors import IllegalActionError, quote
+from ttr_core.model import events as ev
+from ttr_core.model.actions import Action, ChooseCard, ClaimRoute, ClaimWithGroups
+from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
+from ttr_core.model.errors import IllegalActionError, quote
+from ttr_core.model.state import CardChoice
 from ttr_core.rules.claims import (
     blocked_in,
     complete_claim,
@@ -39,10 +40,9 @@ from ttr_core.rules.claims import (
     track_error,
 )
 from ttr_core.rules.table import CHOOSE_CARDS, Table
-from ttr_core.state import CardChoice
 
 if TYPE_CHECKING:
-    from ttr_core.ruleset import Ruleset
+    from ttr_core.ruleset.ruleset import Ruleset
 
 
 class GroupShape(NamedTuple):
@@ -205,9 +205,9 @@ def route_shape(rs: Ruleset, r: int) -> GroupShape:
 def claim_actions(rs: Ruleset, route: int, cards: tuple[int, ...]) -> list[Action]:
     """The actions that claim track ``route`` (an id) paying exactly ``cards``.
 
-    A payment without groups is one :class:`~ttr_core.actions.ClaimRoute`; a payment
-    with groups is a :class:`~ttr_core.actions.ClaimWithGroups` followed by one
-    :class:`~ttr_core.actions.ChooseCard` per card, in card order. Useful for a server
+    A payment without groups is one :class:`~ttr_core.model.actions.ClaimRoute`; a payment
+    with groups is a :class:`~ttr_core.model.actions.ClaimWithGroups` followed by one
+    :class:`~ttr_core.model.actions.ChooseCard` per card, in card order. Useful for a server
     or a user interface that collects a whole payment at once. Only the payment is
     checked here; the hand, the trains and the track's owner are checked when the
     actions are applied.

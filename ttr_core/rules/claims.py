@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
-from ttr_core import events as ev
-from ttr_core.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS, describe
-from ttr_core.errors import IllegalActionError, quote
-from ttr_core.native import is_compiled
+from ttr_core.model import events as ev
+from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS, describe
+from ttr_core.model.errors import IllegalActionError, quote
+from ttr_core.model.native import is_compiled
 from ttr_core.rules import piles
 from ttr_core.rules.table import TURN, Table
 from ttr_core.rules.turn import end_turn
 
 if TYPE_CHECKING:
-    from ttr_core.ruleset import Ruleset
+    from ttr_core.ruleset.ruleset import Ruleset
 
 
 def is_counts(cards: object) -> TypeGuard[tuple[int, ...]]:

@@ -8,9 +8,9 @@ blind draw needs a card in the deck or the discard pile (DECK-3).
 
 from __future__ import annotations
 
-from ttr_core import events as ev
-from ttr_core.cards import CARD_NAMES, LOCO, NUM_KINDS
-from ttr_core.errors import IllegalActionError, quote
+from ttr_core.model import events as ev
+from ttr_core.model.cards import CARD_NAMES, LOCO, NUM_KINDS
+from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.rules import piles
 from ttr_core.rules.claims import gain_card
 from ttr_core.rules.table import SECOND_CARD, TURN, Table

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ttr_core import events as ev
-from ttr_core import rng
-from ttr_core.cards import LOCO, NUM_KINDS
-from ttr_core.errors import IllegalActionError
-from ttr_core.native import is_compiled
+from ttr_core.model import events as ev
+from ttr_core.model import rng
+from ttr_core.model.cards import LOCO, NUM_KINDS
+from ttr_core.model.errors import IllegalActionError
+from ttr_core.model.native import is_compiled
 from ttr_core.rules.table import Table
 
 

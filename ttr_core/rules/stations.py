@@ -3,7 +3,7 @@
 A station needs a city without one (STATION-2) and a station left in the supply
 (STATION-3); the n-th station costs the edition's n-th price in cards of one colour,
 locomotives being wild (STATION-5). Stations are assigned to routes at the end of the
-game (see :mod:`ttr_core.scoring`).
+game (see :mod:`ttr_core.rules.scoring`).
 
 Listing order: cities in map order, then payments (all locomotives first, then each
 colour in card order, the most coloured cards first).
@@ -11,9 +11,9 @@ colour in card order, the most coloured cards first).
 
 from __future__ import annotations
 
-from ttr_core import events as ev
-from ttr_core.cards import LOCO, NUM_KINDS, describe
-from ttr_core.errors import IllegalActionError, quote
+from ttr_core.model import events as ev
+from ttr_core.model.cards import LOCO, NUM_KINDS, describe
+from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.rules import piles
 from ttr_core.rules.claims import is_counts, pay_cards
 from ttr_core.rules.table import TURN, Table

@@ -1,6 +1,6 @@
 """The mutable table that play happens on: typed ints and flat lists, changed in place.
 
-A :class:`Table` holds everything a :class:`~ttr_core.state.GameState` holds, in a form
+A :class:`Table` holds everything a :class:`~ttr_core.model.state.GameState` holds, in a form
 that is cheap to change and to copy: hands as one flat list of nine counts per seat,
 track owners as a list, and tables kept current as play goes on (payments each hand
 offers per route class, free tracks per class). Piles that are only ever replaced whole
@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Protocol
 
-from ttr_core.cards import LOCO, NUM_KINDS
-from ttr_core.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
+from ttr_core.model.cards import LOCO, NUM_KINDS
+from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 
 if TYPE_CHECKING:
-    from ttr_core import events as ev
+    from ttr_core.model import events as ev
     from ttr_core.rules.claims import ClaimTables
-    from ttr_core.ruleset import Ruleset
+    from ttr_core.ruleset.ruleset import Ruleset
 
 OPENING_TICKETS: Final = 0
 TURN: Final = 1
@@ -29,7 +29,7 @@ KEEP_TICKETS: Final = 3
 TUNNEL: Final = 4
 GAME_OVER: Final = 5
 CHOOSE_CARDS: Final = 6
-"""Phases as plain ints (the values of :class:`~ttr_core.state.Phase`)."""
+"""Phases as plain ints (the values of :class:`~ttr_core.model.state.Phase`)."""
 
 FREE: Final = -1
 """The owner of an unclaimed track."""
@@ -192,7 +192,7 @@ class Table:
         return tuple(self.hands[base : base + NUM_KINDS])
 
     def snapshot(self) -> GameState:
-        """The frozen :class:`~ttr_core.state.GameState` of this position.
+        """The frozen :class:`~ttr_core.model.state.GameState` of this position.
 
         Parts that did not change since the last snapshot (a player's holdings, the
         track owners) are shared with it rather than built again: the mechanics call

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ttr_core import events as ev
-from ttr_core.actions import Action, KeepTickets
-from ttr_core.errors import IllegalActionError, quote
+from ttr_core.model import events as ev
+from ttr_core.model.actions import Action, KeepTickets
+from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.rules.table import KEEP_TICKETS, OPENING_TICKETS, TURN, Table
 from ttr_core.rules.turn import end_turn
 

@@ -12,15 +12,15 @@ Listing order: the extra payments with the fewest locomotives first, then withdr
 
 from __future__ import annotations
 
-from ttr_core import events as ev
-from ttr_core.actions import Action, PayTunnel, WithdrawTunnel
-from ttr_core.cards import CARD_NAMES, LOCO, NUM_KINDS
-from ttr_core.errors import IllegalActionError
+from ttr_core.model import events as ev
+from ttr_core.model.actions import Action, PayTunnel, WithdrawTunnel
+from ttr_core.model.cards import CARD_NAMES, LOCO, NUM_KINDS
+from ttr_core.model.errors import IllegalActionError
+from ttr_core.model.state import TunnelAttempt
 from ttr_core.rules import piles
 from ttr_core.rules.claims import complete_claim, is_counts
 from ttr_core.rules.table import TUNNEL, Table
 from ttr_core.rules.turn import end_turn
-from ttr_core.state import TunnelAttempt
 
 WITHDRAW = WithdrawTunnel()
 

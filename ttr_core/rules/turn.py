@@ -8,8 +8,8 @@ is legal only when no other action is (PASS-1). Only the seat to act may act (TU
 
 from __future__ import annotations
 
-from ttr_core import events as ev
-from ttr_core.errors import IllegalActionError, SetupError, quote
+from ttr_core.model import events as ev
+from ttr_core.model.errors import IllegalActionError, SetupError, quote
 from ttr_core.rules.table import (
     CHOOSE_CARDS,
     GAME_OVER,

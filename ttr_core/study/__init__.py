@@ -8,7 +8,7 @@ This is what ``ttr study`` runs, and what a program can run too::
     write_report(rs, report, "usa-report")  # report.json, report.html and the figures
 
 The games are played here, on local processes or on a Dask cluster (see
-:mod:`ttr_core.parallel`); each is measured where it ran (:mod:`ttr_core.study.games`)
+:mod:`ttr_core.batch.parallel`); each is measured where it ran (:mod:`ttr_core.study.games`)
 and the report is built in game order (:mod:`ttr_core.study.report`), so it depends only
 on the study's arguments. The figures need matplotlib, the ``study`` extra.
 """
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from ttr_core.parallel import GameFailure
-from ttr_core.ruleset import Ruleset
-from ttr_core.simulate import check_run, run_plan
+from ttr_core.batch.parallel import GameFailure
+from ttr_core.batch.runs import check_run, run_plan
+from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.study import report as _report
 from ttr_core.study.files import write_report
 from ttr_core.study.games import GameStats, StudyPlan

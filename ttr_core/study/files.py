@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ttr_core.errors import RenderError
-from ttr_core.render import draw_heatmap
-from ttr_core.ruleset import Ruleset
+from ttr_core.formats.render import draw_heatmap
+from ttr_core.model.errors import RenderError
+from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.study.page import report_page
 from ttr_core.study.plots import figures
 
@@ -24,7 +24,7 @@ MAP_NOTE = (
 
 def draw_study_map(rs: Ruleset, report: Mapping[str, Any]) -> str:
     """The map of ``rs`` as SVG, tracks coloured by their claim rate and cities by their
-    desirability (see :func:`ttr_core.render.draw_heatmap`).
+    desirability (see :func:`ttr_core.formats.render.draw_heatmap`).
 
     :raises RenderError: the map cannot be drawn (its cities have no coordinates).
     """

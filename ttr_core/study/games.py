@@ -18,12 +18,7 @@ from typing import Any
 
 from attrs import evolve, frozen
 
-from ttr_core import events as ev
-from ttr_core.game import GameRecord
-from ttr_core.rules import piles
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import Scoresheet, score_game, winners
-from ttr_core.simulate import (
+from ttr_core.batch.runs import (
     SimulationError,
     bot_factories,
     play_game,
@@ -31,7 +26,12 @@ from ttr_core.simulate import (
     shared_ruleset,
     start_seat,
 )
-from ttr_core.simulator import Simulator
+from ttr_core.model import events as ev
+from ttr_core.play.game import GameRecord
+from ttr_core.play.simulator import Simulator
+from ttr_core.rules import piles
+from ttr_core.rules.scoring import Scoresheet, score_game, winners
+from ttr_core.ruleset.ruleset import Ruleset
 
 
 @frozen

@@ -13,7 +13,7 @@ import io
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ttr_core.errors import MissingExtraError
+from ttr_core.model.errors import MissingExtraError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ttr_core.parallel import GameFailure
-from ttr_core.ruleset import Ruleset
+from ttr_core.batch.parallel import GameFailure
+from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.study.games import GameStats, StudyPlan
 from ttr_core.study.stats import SIGNIFICANCE, binomial_test, distribution, proportion
 

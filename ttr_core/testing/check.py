@@ -16,13 +16,13 @@ from typing import Any
 
 from attrs import frozen
 
-from ttr_core import rng
-from ttr_core.actions import Action, DrawBlind, DrawTickets, Pass, TakeFaceUp, WithdrawTunnel
-from ttr_core.cards import NUM_KINDS
-from ttr_core.edition import find_edition
-from ttr_core.game import Game
-from ttr_core.ruleset import Ruleset
-from ttr_core.serialize import state_to_json
+from ttr_core.formats.serialize import state_to_json
+from ttr_core.model import rng
+from ttr_core.model.actions import Action, DrawBlind, DrawTickets, Pass, TakeFaceUp, WithdrawTunnel
+from ttr_core.model.cards import NUM_KINDS
+from ttr_core.play.game import Game
+from ttr_core.ruleset.editions import find_edition
+from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.testing.invariants import (
     check_action,
     check_end,
@@ -69,7 +69,7 @@ class EditionCheck:
     probes: int
     """Actions from the whole action space tried (accepted exactly when listed)."""
     rejected: int
-    """Probes rightly rejected with an :class:`~ttr_core.errors.IllegalActionError`."""
+    """Probes rightly rejected with an :class:`~ttr_core.model.errors.IllegalActionError`."""
     probes_by_phase: Mapping[str, int]
     views: int
     """Views checked (one per seat per decision checked in depth)."""

@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
-from ttr_core.edition import find_edition
-from ttr_core.game import Game
-from ttr_core.mapdata import structure_map, unstructure_map, validate_map
-from ttr_core.serialize import state_to_json
+from ttr_core.formats.serialize import state_to_json
+from ttr_core.model.mapdata import structure_map, unstructure_map, validate_map
+from ttr_core.play.game import Game
+from ttr_core.ruleset.editions import find_edition
 from ttr_core.testing.check import check_edition
 from ttr_core.testing.invariants import (
     check_action,

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ttr_core.scoring import scoresheet_json
+from ttr_core.rules.scoring import scoresheet_json
 from ttr_core.testing.play import play_game, ruleset
 
 GOLDEN_FORMAT = 1

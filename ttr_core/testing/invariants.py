@@ -8,7 +8,7 @@ They hold for every edition, whatever its map and parameters:
 * the score track equals the points of the routes claimed;
 * legal actions: never none before the end, each listed one applies, and any action
   is accepted by ``apply`` exactly when it is ``in`` the legal actions; a rejected one
-  raises :class:`~ttr_core.errors.IllegalActionError` with a rule id and changes nothing;
+  raises :class:`~ttr_core.model.errors.IllegalActionError` with a rule id and changes nothing;
 * views show the viewer's own secrets and nothing else secret;
 * records, states and positions survive their JSON forms and replay to equal games.
 """
@@ -24,20 +24,20 @@ from typing import Any, NoReturn
 import attrs
 from attrs import evolve
 
-from ttr_core import events as ev
-from ttr_core.actions import Action, Pass
-from ttr_core.cards import CARD_NAMES, NUM_KINDS
-from ttr_core.engine import apply, pending_for
-from ttr_core.errors import IllegalActionError
-from ttr_core.game import Game, GameRecord
-from ttr_core.legal import LegalActions
-from ttr_core.position import position_to_json, read_position
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import Position, position_of, score_position, scoresheet_json
-from ttr_core.serialize import state_from_json, state_to_json
-from ttr_core.state import GameState, Phase
+from ttr_core.formats.position import position_to_json, read_position
+from ttr_core.formats.serialize import state_from_json, state_to_json
+from ttr_core.model import events as ev
+from ttr_core.model.actions import Action, Pass
+from ttr_core.model.cards import CARD_NAMES, NUM_KINDS
+from ttr_core.model.errors import IllegalActionError
+from ttr_core.model.state import GameState, Phase
+from ttr_core.play.functional import apply, pending_for
+from ttr_core.play.game import Game, GameRecord
+from ttr_core.play.legal import LegalActions
+from ttr_core.rules.scoring import Position, position_of, score_position, scoresheet_json
+from ttr_core.rules.views import PlayerView, PublicPlayer, redact, view_of
+from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.testing.golden import differences
-from ttr_core.views import PlayerView, PublicPlayer, redact, view_of
 
 Pick = Callable[[int], int]
 """A source of choices: ``pick(n)`` returns a number in ``range(n)``."""
@@ -67,10 +67,10 @@ VIEW_FIELDS = frozenset(
         "choice",
     }
 )
-"""The fields of a :class:`~ttr_core.views.PlayerView` that were reviewed for secrets."""
+"""The fields of a :class:`~ttr_core.rules.views.PlayerView` that were reviewed for secrets."""
 
 PUBLIC_PLAYER_FIELDS = frozenset({"seat", "hand_size", "trains", "tickets", "score", "stations"})
-"""The fields of a :class:`~ttr_core.views.PublicPlayer` (all public counts)."""
+"""The fields of a :class:`~ttr_core.rules.views.PublicPlayer` (all public counts)."""
 
 SECRET_EVENT_FIELDS: dict[type[ev.Event], tuple[str, ...]] = {
     ev.CardsDealt: ("cards",),
@@ -438,7 +438,7 @@ def check_view(rs: Ruleset, state: GameState, seat: int, pick: Pick) -> PlayerVi
 
 
 def check_events_redacted(events: Sequence[ev.Event], players: int) -> None:
-    """Check that :func:`~ttr_core.views.redact` hides each event's secrets from others."""
+    """Check that :func:`~ttr_core.rules.views.redact` hides each event's secrets from others."""
     for event in events:
         for seat in range(players):
             shown = redact(event, seat)

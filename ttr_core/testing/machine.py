@@ -26,10 +26,10 @@ from hypothesis.stateful import (
     rule,
 )
 
-from ttr_core import rng
-from ttr_core.errors import IllegalActionError
-from ttr_core.game import Game
-from ttr_core.serialize import state_to_json
+from ttr_core.formats.serialize import state_to_json
+from ttr_core.model import rng
+from ttr_core.model.errors import IllegalActionError
+from ttr_core.play.game import Game
 from ttr_core.testing.invariants import (
     check_action,
     check_end,

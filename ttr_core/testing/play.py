@@ -1,6 +1,6 @@
 """Reproducible random play: which rulesets, player counts and actions the kit uses.
 
-Every choice the kit makes comes from :mod:`ttr_core.rng`, so a game is fixed by its
+Every choice the kit makes comes from :mod:`ttr_core.model.rng`, so a game is fixed by its
 edition, options, player count and seed on every platform and Python version. The
 action played at each decision is uniform over the legal actions, drawn from a stream
 derived from the game seed; :func:`game_at` rebuilds any position a failure names.
@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import product
 from typing import Any
 
-from ttr_core import rng
-from ttr_core.game import Game
-from ttr_core.ruleset import Ruleset
+from ttr_core.model import rng
+from ttr_core.play.game import Game
+from ttr_core.ruleset.ruleset import Ruleset
 
 CHOICE_STREAM = 1
 """``derive_seed(game_seed, CHOICE_STREAM)`` seeds the choice of the actions played."""

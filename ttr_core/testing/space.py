@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ttr_core.actions import (
+from ttr_core.model.actions import (
     Action,
     BuildStation,
     ChooseCard,
@@ -30,12 +30,12 @@ from ttr_core.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.cards import GRAY, LOCO, NUM_KINDS
-from ttr_core.engine import pending_for
-from ttr_core.legal import LegalActions
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import PlayerPosition, Position
-from ttr_core.state import GameState
+from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
+from ttr_core.model.state import GameState
+from ttr_core.play.functional import pending_for
+from ttr_core.play.legal import LegalActions
+from ttr_core.rules.scoring import PlayerPosition, Position
+from ttr_core.ruleset.ruleset import Ruleset
 
 Pick = Callable[[int], int]
 

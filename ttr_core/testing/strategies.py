@@ -13,14 +13,14 @@ from typing import Any
 from attrs import frozen
 from hypothesis import strategies as st
 
-from ttr_core import rng
-from ttr_core.actions import Action
-from ttr_core.game import Game
-from ttr_core.legal import LegalActions
-from ttr_core.position import position_to_json
-from ttr_core.ruleset import Ruleset
-from ttr_core.scoring import position_of
-from ttr_core.state import GameState
+from ttr_core.formats.position import position_to_json
+from ttr_core.model import rng
+from ttr_core.model.actions import Action
+from ttr_core.model.state import GameState
+from ttr_core.play.game import Game
+from ttr_core.play.legal import LegalActions
+from ttr_core.rules.scoring import position_of
+from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.testing.play import (
     CHOICE_STREAM,
     Chooser,
@@ -39,7 +39,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 class GeneratedGame(Game):
-    """A :class:`~ttr_core.game.Game` made by :func:`games`; its repr rebuilds it."""
+    """A :class:`~ttr_core.play.game.Game` made by :func:`games`; its repr rebuilds it."""
 
     recipe = ""
 

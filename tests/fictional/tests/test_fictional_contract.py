@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ttr_core import Ruleset
-from ttr_core.scoring import PlayerPosition, Position, score_position
+from ttr_core.rules.scoring import PlayerPosition, Position, score_position
 from ttr_core.testing import EditionContract
 
 

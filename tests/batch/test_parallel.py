@@ -1,0 +1,336 @@
+"""Runs on local worker processes: results in game order and independent of where games
+ran, failures that lose nothing, Ctrl-C without worker tracebacks, a pool shut down
+cleanly however the run ends, and the Dask extra and its no-worker timeout."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from parallel_bots import KILL_ONCE, dies_on_game_one, fails, later_first
+
+from ttr_core import Ruleset, hookimpl
+from ttr_core.batch.parallel import (
+    MAX_ATTEMPTS,
+    WORKER_TIMEOUT,
+    WORKER_TIMEOUT_VARIABLE,
+    GameFailure,
+    attempt,
+    resolve_worker_timeout,
+    run_in_order,
+)
+from ttr_core.batch.runs import GamePlan, game_seed, play_games, simulate
+from ttr_core.cli import main
+from ttr_core.model import rng
+from ttr_core.model.errors import MissingExtraError
+
+
+def ttr(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def seeds(n: int, seed: int = 1) -> list[int]:
+    return [game_seed(seed, i) for i in range(n)]
+
+
+def test_outcomes_come_in_game_order_whatever_order_games_finish_in() -> None:
+    finished: list[None] = []
+    outcomes = list(
+        run_in_order(later_first, seeds(8), jobs=2, on_done=lambda: finished.append(None))
+    )
+    assert outcomes == [(i, s) for i, s in enumerate(seeds(8))]
+    assert len(finished) == 8
+
+
+def test_a_task_that_raises_is_a_failure_naming_its_seed() -> None:
+    def task(index: int, seed: int) -> int:
+        raise KeyError("lost")
+
+    failure = attempt(task, 3, 77)
+    assert failure == GameFailure(3, 77, "the game with seed 77 failed: KeyError: 'lost'")
+
+
+def test_simulate_json_is_byte_identical_on_one_and_two_processes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ("simulate", "--games", "6", "--players", "3", "--bots", "greedy,random", "--json")
+    one = ttr(capsys, *args, "--jobs", "1")
+    two = ttr(capsys, *args, "--jobs", "2")
+    assert one == two
+    assert one[0] == 0 and len(one[1].splitlines()) == 6
+
+
+def test_a_killed_local_worker_loses_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, usa: Ruleset
+) -> None:
+    """The pool breaks when the worker dies; a new pool plays the unfinished games again."""
+    marker = tmp_path / "killed"
+    monkeypatch.setenv(KILL_ONCE, str(marker))
+    bots = ["parallel_bots:WorkerKiller", "greedy"]
+    here = list(simulate(usa, players=2, games=6, seed=4, bots=bots))
+    assert not marker.exists()  # the test process never kills itself
+    there = list(simulate(usa, players=2, games=6, seed=4, bots=bots, jobs=2))
+    assert marker.exists(), "no worker was killed"
+    assert there == here
+
+
+def test_a_game_whose_worker_always_dies_fails_and_the_others_are_kept() -> None:
+    outcomes = list(run_in_order(dies_on_game_one, seeds(4), jobs=2))
+    failure = outcomes[1]
+    assert isinstance(failure, GameFailure)
+    assert failure.seed == seeds(4)[1]
+    assert f"died {MAX_ATTEMPTS} times" in failure.message
+    assert [outcomes[i] for i in (0, 2, 3)] == [seeds(4)[i] for i in (0, 2, 3)]
+
+
+def failing_games(seed: int, games: int) -> list[int]:
+    """Game seeds of a two-player run in which the SeedFailer in seat 1 raises."""
+    return [g for g in seeds(games, seed) if fails(rng.derive_seed(g, 2))]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_bot_is_reported_with_its_seed_and_the_other_games_kept(
+    capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    failed = failing_games(2, 6)
+    assert 0 < len(failed) < 6
+    args = ("simulate", "--games", "6", "--players", "2", "--seed", "2", "--jobs", jobs)
+    code, out, err = ttr(capsys, *args, "--bots", "greedy,parallel_bots:SeedFailer", "--json")
+    assert code == 1
+    assert [json.loads(line)["seed"] for line in out.splitlines()] == [
+        s for s in seeds(6, 2) if s not in failed
+    ]
+    lines = err.splitlines()
+    assert len(lines) == len(failed) and "Traceback" not in err
+    for line, seed in zip(lines, failed, strict=True):
+        assert line.startswith("ttr: error: bot 'parallel_bots:SeedFailer' in seat 1 failed")
+        assert f"seed {seed}" in line and "ZeroDivisionError" in line
+    code, out, err = ttr(capsys, *args, "--bots", "greedy,parallel_bots:SeedFailer")
+    assert code == 1
+    assert f"usa: {6 - len(failed)} games, 2 players, seed 2" in out
+    assert f"{len(failed)} game" in out and "failed" in out
+
+
+def test_simulate_raises_for_the_first_failed_game(usa: Ruleset) -> None:
+    from ttr_core.batch.runs import SimulationError
+
+    (first, *_) = failing_games(2, 6)
+    bots = ["greedy", "parallel_bots:SeedFailer"]
+    with pytest.raises(SimulationError, match=f"seed {first}"):
+        list(simulate(usa, players=2, games=6, seed=2, bots=bots, jobs=2))
+
+
+class HouseRule:
+    @hookimpl
+    def ttr_final_bonuses(self, context: Any) -> dict[str, list[int]]:
+        return {"house": [1] * len(context.names)}
+
+
+def test_a_ruleset_with_plugins_of_its_own_plays_only_here() -> None:
+    rs = Ruleset.build("usa", plugins=[HouseRule()])
+    assert len(list(play_games(rs, players=2, games=2, seed=1, bots=["greedy"]))) == 2
+    with pytest.raises(ValueError, match="only be played in this process"):
+        play_games(rs, players=2, games=2, seed=1, bots=["greedy"], jobs=2)
+
+
+def test_a_game_plan_is_what_a_worker_needs(usa: Ruleset) -> None:
+    plan = GamePlan.of(usa, ["greedy", "random"])
+    assert plan(0, 5) == plan.play(usa, 0, 5)
+    assert plan.options == tuple(usa.options.items())
+
+
+def test_jobs_and_scheduler_together_are_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = ttr(capsys, "simulate", "--jobs", "2", "--scheduler", "tcp://h:1")
+    assert (code, out) == (2, "")
+    assert err.startswith("ttr: error: argument --scheduler: not allowed with argument --jobs")
+
+
+@pytest.mark.parametrize("command", ["simulate --save", "study usa --out"])
+def test_a_scheduler_without_dask_is_one_error_line_naming_the_extra(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    command: str,
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    with pytest.raises(MissingExtraError):
+        run_in_order(later_first, seeds(2), scheduler="tcp://127.0.0.1:8786")
+    out_dir = tmp_path / "out"
+    args = (*command.split(), str(out_dir), "--scheduler", "tcp://127.0.0.1:8786")
+    code, out, err = ttr(capsys, *args)
+    assert (code, out) == (1, "")
+    assert err.count("\n") == 1 and err.startswith("ttr: error: ")
+    assert 'pip install "ttr-engine[dask]"' in err
+    assert not out_dir.exists()
+
+
+def test_a_malformed_scheduler_address_is_one_error_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = ttr(capsys, "simulate", "--games", "2", "--scheduler", "nowhere")
+    assert (code, out) == (1, "")
+    assert err == (
+        "ttr: error: cannot reach the Dask scheduler at nowhere: "
+        "missing port number in address 'nowhere'\n"
+    )
+
+
+def ttr_process(*args: str, **popen: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "ttr_core", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
+    )
+
+
+def read_all(proc: subprocess.Popen[str], first: list[str]) -> tuple[list[str], str]:
+    """The rest of the output lines after ``first``, and standard error, once it exits.
+
+    The reader that read ``first`` reads the rest: communicate() would skip what it holds.
+    """
+    assert proc.stdout is not None and proc.stderr is not None
+    rest = proc.stdout.read().splitlines()
+    err = proc.stderr.read()
+    proc.wait(timeout=120)
+    return [*first, *rest], err
+
+
+def test_ctrl_c_stops_a_run_on_worker_processes_without_worker_tracebacks() -> None:
+    """Ctrl-C in a terminal signals every process of the foreground group, workers too."""
+    # Its own process group, as a terminal's foreground job.
+    args = ("simulate", "--games", "500", "--jobs", "2", "--json")
+    with ttr_process(*args, start_new_session=True) as proc:
+        assert proc.stdout is not None
+        first = [proc.stdout.readline(), proc.stdout.readline()]
+        time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = read_all(proc, first)
+    lines = [json.loads(line) for line in out]
+    assert proc.returncode == 130
+    assert err == f"ttr: interrupted after {len(lines)} of 500 games\n"
+    assert [line["seed"] for line in lines] == seeds(len(lines))
+
+
+def test_worker_processes_ignore_sigint() -> None:
+    """SIGINT sent to the workers alone changes nothing: every game is played."""
+    psutil = pytest.importorskip("psutil")
+    with ttr_process("simulate", "--games", "40", "--jobs", "2", "--json") as proc:
+        assert proc.stdout is not None
+        first = [proc.stdout.readline()]
+        workers = psutil.Process(proc.pid).children()
+        assert workers
+        for worker in workers:
+            os.kill(worker.pid, signal.SIGINT)
+        out, err = read_all(proc, first)
+    assert (proc.returncode, err) == (0, "")
+    assert [json.loads(line)["seed"] for line in out] == seeds(40)
+
+
+def test_dask_and_matplotlib_are_imported_only_when_needed() -> None:
+    code = (
+        "import sys\n"
+        "from ttr_core.cli import main\n"
+        "main(['simulate', '--games', '2', '--jobs', '2', '--players', '2'])\n"
+        "import ttr_core.study, ttr_core.batch.parallel\n"
+        "print('distributed' in sys.modules, 'dask' in sys.modules, 'matplotlib' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "False False False"
+
+
+def pool_threads() -> set[threading.Thread]:
+    """The threads alive now; a local pool's management thread is one while it runs."""
+    return set(threading.enumerate())
+
+
+@pytest.mark.parametrize("end", ["finished", "closed", "interrupted", "broken"])
+def test_a_local_pool_is_shut_down_completely_whichever_way_a_run_ends(end: str) -> None:
+    """No thread of the pool outlives the run: at exit, Python 3.11 wakes a management
+    thread still running through a pipe it may be closing (``OSError: [Errno 9] Bad file
+    descriptor``)."""
+    before = pool_threads()
+    if end == "finished":
+        assert list(run_in_order(later_first, seeds(4), jobs=2)) == list(enumerate(seeds(4)))
+    elif end == "broken":
+        assert len(list(run_in_order(dies_on_game_one, seeds(3), jobs=2))) == 3
+    else:
+        outcomes = run_in_order(later_first, seeds(40), jobs=2)
+        assert next(outcomes) == (0, seeds(1)[0])
+        if end == "closed":
+            outcomes.close()
+        else:
+            with pytest.raises(KeyboardInterrupt):
+                outcomes.throw(KeyboardInterrupt)
+    assert pool_threads() <= before
+
+
+CLOSE_EARLY = """\
+from ttr_core import Ruleset
+from ttr_core.batch.runs import play_games
+
+outcomes = play_games(Ruleset.build("usa"), players=2, games=40, seed=1, bots=["random"], jobs=2)
+next(outcomes)
+outcomes.close()
+print("closed")
+"""
+
+
+def test_runs_on_worker_processes_exit_without_a_word_on_standard_error() -> None:
+    """Several ``ttr simulate --jobs 2`` runs, and a program that closes a run early,
+    print nothing on standard error (no ``OSError`` from the pool's exit handler)."""
+    args = ("simulate", "--jobs", "2", "--games", "4", "--players", "2", "--json")
+    runs = [ttr_process(*args) for _ in range(3)]
+    runs.append(
+        subprocess.Popen(
+            [sys.executable, "-c", CLOSE_EARLY],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    )
+    for proc in runs:
+        out, err = proc.communicate(timeout=120)
+        assert (proc.returncode, err) == (0, "")
+        assert len(out.splitlines()) == (4 if proc is not runs[-1] else 1)
+
+
+def test_the_no_worker_timeout_is_a_positive_number_of_seconds(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``worker_timeout``, else ``TTR_WORKER_TIMEOUT``, else WORKER_TIMEOUT; anything but
+    a positive number is refused before a scheduler is looked for."""
+    monkeypatch.delenv(WORKER_TIMEOUT_VARIABLE, raising=False)
+    assert resolve_worker_timeout() == WORKER_TIMEOUT
+    assert resolve_worker_timeout(0.5) == 0.5
+    monkeypatch.setenv(WORKER_TIMEOUT_VARIABLE, "2.5")
+    assert resolve_worker_timeout() == 2.5
+    assert resolve_worker_timeout(7) == 7.0
+    with pytest.raises(ValueError, match="worker_timeout must be a positive number"):
+        run_in_order(later_first, seeds(2), scheduler="tcp://127.0.0.1:1", worker_timeout=0)
+    for text in ("soon", "0", "-3", "nan"):
+        monkeypatch.setenv(WORKER_TIMEOUT_VARIABLE, text)
+        with pytest.raises(ValueError, match=f"got '{text}'"):
+            run_in_order(later_first, seeds(2), scheduler="tcp://127.0.0.1:1")
+    monkeypatch.setenv(WORKER_TIMEOUT_VARIABLE, "soon")
+    for command in (("simulate",), ("study", "usa", "--out", "unused")):
+        code, out, err = ttr(capsys, *command, "--scheduler", "tcp://127.0.0.1:1")
+        assert (code, out) == (1, "")
+        assert err == (
+            "ttr: error: TTR_WORKER_TIMEOUT must be a positive number of seconds, got 'soon'\n"
+        )

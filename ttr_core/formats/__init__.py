@@ -1,0 +1,1 @@
+"""Input and output: JSON forms, end-of-game positions and SVG maps."""

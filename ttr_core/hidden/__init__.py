@@ -1,0 +1,1 @@
+"""Hidden information: checking views, a seat's legal actions, sampled states and tunnel odds."""

@@ -1,0 +1,1 @@
+"""The game's data: cards, actions, events, states, map data, errors and the random generator."""

@@ -1,0 +1,140 @@
+"""A small, fully specified random generator, so a seed gives the same game everywhere.
+
+The standard library's ``random.shuffle``, ``choice`` and ``randrange`` may change between
+Python versions; this module does not use them. The generator is SplitMix64, whose state
+is a plain integer that the immutable game state carries; :func:`below` draws uniform
+integers by rejection sampling (no modulo bias). Shuffles use the standard library's
+``random()``, the one output Python guarantees to keep across versions.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Sequence
+from typing import Final, TypeVar
+
+from ttr_core.model.native import i64, is_compiled
+
+T = TypeVar("T")
+
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+_SPAN: Final = 1 << 64
+_M32: Final = 0xFFFFFFFF
+_SPAN32: Final = 1 << 32
+_SMALL: Final = 1 << 30
+"""``below_halves`` serves ``n`` below this."""
+_HALVES: Final = is_compiled(__file__)
+"""Whether this module is compiled, so that ``below`` is faster on 32-bit halves."""
+_GAMMA_HI: Final = 0x9E3779B9
+_GAMMA_LO: Final = 0x7F4A7C15
+# The two multipliers of SplitMix64's mix, as 16-bit pieces of each 32-bit half.
+_M1_HI0: Final = 0x476D
+_M1_HI1: Final = 0xBF58
+_M1_LO0: Final = 0xE5B9
+_M1_LO1: Final = 0x1CE4
+_M2_HI0: Final = 0x49BB
+_M2_HI1: Final = 0x94D0
+_M2_LO0: Final = 0x11EB
+_M2_LO1: Final = 0x1331
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a seed (any integer; it is reduced to 64 bits)."""
+    return seed & _MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Return ``(value, new_state)``: one 64-bit output of SplitMix64."""
+    state = (state + _GAMMA) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31), state
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """Return ``(k, new_state)`` with ``k`` uniform in ``range(n)``; ``n`` must be positive."""
+    if _HALVES and n < _SMALL:
+        return below_halves(state, n)
+    return below_wide(state, n)
+
+
+def below_halves(state: int, n: int) -> tuple[int, int]:
+    """:func:`below` for ``n`` below 2**30, worked on 32-bit halves.
+
+    No intermediate value exceeds 50 bits, so the compiled build works on 64-bit machine
+    integers (``i64``, plain ``int`` when not compiled); plain Python is faster with
+    :func:`below_wide`. Both give the same
+    outputs (the tests compare them).
+    """
+    hi: i64 = state >> 32
+    lo: i64 = state & _M32
+    span_mod: i64 = _SPAN32 % n  # 2**32 % n
+    rest: i64 = span_mod * span_mod % n  # 2**64 % n: outputs above 2**64 - 1 - rest are redrawn
+    while True:
+        lo += _GAMMA_LO
+        hi = (hi + _GAMMA_HI + (lo >> 32)) & _M32
+        lo &= _M32
+        # z = state ^ (state >> 30)
+        zhi: i64 = hi ^ (hi >> 30)
+        zlo: i64 = lo ^ (((hi << 2) & _M32) | (lo >> 30))
+        # z *= 0xBF58476D1CE4E5B9 (mod 2**64)
+        p0: i64 = zlo * _M1_LO0
+        p1: i64 = zlo * _M1_LO1
+        t: i64 = p0 + ((p1 & 0xFFFF) << 16)
+        whi: i64 = (t >> 32) + (p1 >> 16) + zlo * _M1_HI0 + ((zlo * _M1_HI1 & 0xFFFF) << 16)
+        whi += zhi * _M1_LO0 + ((zhi * _M1_LO1 & 0xFFFF) << 16)
+        zhi = whi & _M32
+        zlo = t & _M32
+        # z ^= z >> 27
+        zlo ^= ((zhi << 5) & _M32) | (zlo >> 27)
+        zhi ^= zhi >> 27
+        # z *= 0x94D049BB133111EB (mod 2**64)
+        p0 = zlo * _M2_LO0
+        p1 = zlo * _M2_LO1
+        t = p0 + ((p1 & 0xFFFF) << 16)
+        whi = (t >> 32) + (p1 >> 16) + zlo * _M2_HI0 + ((zlo * _M2_HI1 & 0xFFFF) << 16)
+        whi += zhi * _M2_LO0 + ((zhi * _M2_LO1 & 0xFFFF) << 16)
+        zhi = whi & _M32
+        zlo = t & _M32
+        # value = z ^ (z >> 31)
+        vlo: i64 = zlo ^ (((zhi << 1) & _M32) | (zlo >> 31))
+        vhi: i64 = zhi ^ (zhi >> 31)
+        if vhi != _M32 or _M32 - vlo >= rest:
+            k: i64 = ((vhi % n) * span_mod + vlo) % n
+            return int(k), (int(hi) << 32) | int(lo)
+
+
+def below_wide(state: int, n: int) -> tuple[int, int]:
+    """:func:`below` on whole 64-bit numbers, for any ``n``."""
+    limit = _SPAN - _SPAN % n
+    while True:
+        state = (state + _GAMMA) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        value = z ^ (z >> 31)
+        if value < limit:
+            return value % n, state
+
+
+def shuffled(state: int, items: Sequence[T]) -> tuple[list[T], int]:
+    """Return ``(a shuffled copy of items, new_state)``.
+
+    Fisher-Yates from the top index down. One SplitMix64 output seeds the standard
+    library's Mersenne Twister, whose ``random()`` is the one generator output Python
+    guarantees to keep identical across versions; each index is ``int(random() * n)``.
+    """
+    seed, state = next_u64(state)
+    uniform = _random.Random(seed).random
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = int(uniform() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out, state
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """A well-mixed seed for the ``index``-th game of a run started with ``seed``."""
+    value, _ = next_u64(seed_state(seed) ^ ((index * 0xD1B54A32D192ED03) & _MASK))
+    return value >> 1

@@ -1,0 +1,508 @@
+"""Graph algorithms on a player's tracks: connectivity and the longest trail."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Iterator, Sequence
+
+from ttr_core.model.errors import LongestPathError
+
+
+class UnionFind:
+    """Connected components of cities, built from the tracks a player can use."""
+
+    __slots__ = ("parent",)
+
+    def __init__(self, size: int) -> None:
+        self.parent = list(range(size))
+
+    def find(self, x: int) -> int:
+        parent = self.parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+
+    def connected(self, a: int, b: int) -> bool:
+        return self.find(a) == self.find(b)
+
+
+def components(size: int, edges: Iterable[tuple[int, int]]) -> UnionFind:
+    """Union-find over ``size`` cities joined by ``edges``."""
+    uf = UnionFind(size)
+    for a, b in edges:
+        uf.union(a, b)
+    return uf
+
+
+Edge = tuple[int, int, int]
+"""A track as ``(city, city, length)``."""
+
+MAX_TRAIL_WORK = 1_000_000
+"""The most work :func:`longest_trail` does before it gives up with a ``LongestPathError``.
+
+Work is search states times the tracks of the graph searched; the limit is about a second
+of CPU. The longest trail is NP-hard: the densest networks found that one player can hold
+in a built-in edition need about 10,000, but a custom map can allow far worse.
+"""
+
+
+def longest_trail(edges: Sequence[Edge]) -> int:
+    """The longest trail (no track used twice; cities may repeat) over ``(a, b, length)`` edges.
+
+    Exact (rules PATH-1, PATH-2) for lengths of 0 or more, parallel tracks and loops
+    included. A trail's tracks are connected with at most two cities of odd degree (Euler),
+    so a component with at most two is walked whole, and a tree's longest trail is its
+    diameter. Other components are cut at their bridges, which a trail crosses at most
+    once, into blocks, each searched by :class:`_TrailSearch`.
+
+    :raises LongestPathError: the search would need more than :data:`MAX_TRAIL_WORK`.
+    """
+    adj: dict[int, list[tuple[int, int, int]]] = {}  # city: (track, other city, length)
+    for i, (a, b, length) in enumerate(edges):
+        adj.setdefault(a, []).append((i, b, length))
+        adj.setdefault(b, []).append((i, a, length))
+    parts: list[tuple[int, int, list[int]]] = []  # (weight, odd cities, cities)
+    seen: set[int] = set()
+    for root in adj:
+        if root in seen:
+            continue
+        seen.add(root)
+        cities = [root]
+        for city in cities:
+            for _, other, _ in adj[city]:
+                if other not in seen:
+                    seen.add(other)
+                    cities.append(other)
+        total = sum(length for city in cities for _, _, length in adj[city]) // 2
+        parts.append((total, sum(len(adj[city]) % 2 for city in cities), cities))
+    parts.sort(reverse=True)
+    best = 0
+    work = _Work()
+    for total, odd, cities in parts:
+        if total <= best:
+            break
+        if odd <= 2:
+            best = total
+        elif sum(len(adj[city]) for city in cities) == 2 * (len(cities) - 1):
+            # A tree: trails are paths, and the longest is its weighted diameter.
+            far, _ = _farthest(adj, cities[0])
+            best = max(best, _farthest(adj, far)[1])
+        else:
+            found = sorted({i for city in cities for i, _, _ in adj[city]})
+            best = _longest_in_component([edges[i] for i in found], best, work)
+    return best
+
+
+def _farthest(adj: dict[int, list[tuple[int, int, int]]], start: int) -> tuple[int, int]:
+    """In a tree, the city farthest from ``start`` and its distance."""
+    dist = {start: 0}
+    stack = [start]
+    while stack:
+        city = stack.pop()
+        for _, other, length in adj[city]:
+            if other not in dist:
+                dist[other] = dist[city] + length
+                stack.append(other)
+    far = max(dist, key=dist.__getitem__)
+    return far, dist[far]
+
+
+class _Work:
+    """The work done so far by one call of :func:`longest_trail`."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = 0
+
+
+def _longest_in_component(part: list[Edge], best: int, work: _Work) -> int:
+    """``best``, or the longest trail of one connected component if that is longer.
+
+    The blocks (2-edge-connected parts, or single cities) and bridges form a tree. A trail
+    visits a path of it; at the path's block nearest the root, it leaves at most twice,
+    each time down into one child's subtree. So, children first, each block is searched
+    with one track per child bridge, as long as the bridge and the longest trail from its
+    far end down (top two per city): its longest trail is a candidate, and the longest from
+    its own port is what its parent hangs on.
+    """
+    cut = set(bridges([(a, b) for a, b, _ in part]))
+    uf: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        root = x
+        while uf.setdefault(root, root) != root:
+            root = uf[root]
+        while uf[x] != root:
+            uf[x], x = root, uf[x]
+        return root
+
+    for i, (a, b, _) in enumerate(part):
+        if i in cut:
+            find(a)
+            find(b)
+        else:
+            uf[find(a)] = find(b)
+    inner: dict[int, list[Edge]] = {}
+    links: dict[int, list[Edge]] = {}  # block: its bridges, as (here, there, length)
+    for i, (a, b, length) in enumerate(part):
+        if i in cut:
+            links.setdefault(find(a), []).append((a, b, length))
+            links.setdefault(find(b), []).append((b, a, length))
+        else:
+            inner.setdefault(find(a), []).append((a, b, length))
+    # The largest block is the root: it alone needs no search from a port.
+    top = max(inner, key=lambda block: len(inner[block])) if inner else find(part[0][0])
+    port: dict[int, tuple[int, int, int]] = {}  # block: (its port, parent's port, bridge)
+    order = [top]
+    for block in order:
+        for here, there, length in links.get(block, ()):
+            child = find(there)
+            if child != top and child not in port:
+                port[child] = (there, here, length)
+                order.append(child)
+    hanging: dict[int, dict[int, list[int]]] = {}  # block: city: trails down from it
+    leaf = min(uf) - 1  # a new city at the end of each hanging track
+    for block in reversed(order):
+        entry = port.get(block)
+        below = hanging.get(block, {})
+        if block not in inner:  # a single city: the trails down from it, one or two
+            values = sorted(below.get(block, ()), reverse=True)[:2]
+            down = values[0] if values else 0
+            best = max(best, sum(values))
+        else:
+            tracks = list(inner[block])
+            for city, values in below.items():
+                for value in sorted(values, reverse=True)[:2]:
+                    tracks.append((city, leaf, value))
+                    leaf -= 1
+            search = _TrailSearch(_contract(tracks, None if entry is None else entry[0]), work)
+            if entry is not None:
+                down = search.longest(0, entry[0])
+                best = max(best, down)
+            best = search.longest(best)
+        if entry is not None:
+            here, there, length = entry
+            hanging.setdefault(find(there), {}).setdefault(there, []).append(length + down)
+    return best
+
+
+def _contract(tracks: list[Edge], keep: int | None) -> list[Edge]:
+    """``tracks`` with each city of exactly two tracks, but ``keep``, bypassed by one track.
+
+    A longest trail ends only at cities of odd degree or at its given start ``keep``, so it
+    takes both tracks at such a city one after the other, or neither.
+    """
+    at: dict[int, list[int]] = {}
+    for i, (a, b, _) in enumerate(tracks):
+        at.setdefault(a, []).append(i)
+        at.setdefault(b, []).append(i)  # a loop counts twice
+    alive = [True] * len(tracks)
+    for city, mine in list(at.items()):
+        live = [i for i in mine if alive[i]]
+        if city == keep or len(live) != 2 or live[0] == live[1]:
+            continue
+        (a, b, x), (c, d, y) = tracks[live[0]], tracks[live[1]]
+        one, two = a + b - city, c + d - city
+        alive[live[0]] = alive[live[1]] = False
+        at[one].append(len(tracks))
+        at[two].append(len(tracks))
+        tracks.append((one, two, x + y))
+        alive.append(True)
+    return [track for track, live in zip(tracks, alive, strict=True) if live]
+
+
+_NEVER = 1 << 62
+"""The cost of a city that cannot lose a track."""
+
+
+class _TrailSearch:
+    """Branch and bound over what the longest trail of a small connected graph leaves out.
+
+    A trail is its tracks: a connected set with at most two cities of odd degree, its
+    ends. A longest trail cannot be extended, so its ends are odd in the whole graph and
+    keep all their tracks (a given start excepted). A state is a connected set of tracks
+    kept and the ends chosen so far; every other odd city must still lose a track, and the
+    search branches on the one with the fewest choices: lose one of them, or (if it may)
+    become an end. Removing a track that disconnects the kept tracks makes each side a
+    state of its own. The bound is the weight kept less half the cheapest way each odd city
+    can be paired with another by one or two removed tracks (a removed set of tracks with
+    these odd cities joins them in pairs by paths). States are expanded best bound first.
+    """
+
+    __slots__ = (
+        "adj",
+        "best",
+        "ceiling",
+        "cheapest",
+        "cities",
+        "ends",
+        "full",
+        "groups",
+        "inc",
+        "index",
+        "length",
+        "loose",
+        "odd",
+        "start",
+        "visited",
+        "work",
+    )
+
+    def __init__(self, edges: Sequence[Edge], work: _Work) -> None:
+        index: dict[int, int] = {}
+        for a, b, _ in edges:
+            index.setdefault(a, len(index))
+            index.setdefault(b, len(index))
+        size = len(index)
+        self.index = index
+        self.cities = range(size)
+        self.ends = [(index[a], index[b]) for a, b, _ in edges]
+        self.length = [length for _, _, length in edges]
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in self.cities]
+        self.inc = [0] * size  # every track at a city, as a bit mask
+        self.odd = [0] * size  # those that count for its parity: all but loops
+        incident: list[list[tuple[int, int, int]]] = [[] for _ in self.cities]
+        by_length: dict[int, int] = {}
+        for i, (a, b) in enumerate(self.ends):
+            bit = 1 << i
+            length = self.length[i]
+            by_length[length] = by_length.get(length, 0) | bit
+            self.inc[a] |= bit
+            self.inc[b] |= bit
+            self.adj[a].append((bit, b))
+            if a != b:
+                self.adj[b].append((bit, a))
+                self.odd[a] |= bit
+                self.odd[b] |= bit
+                incident[a].append((length, bit, b))
+                incident[b].append((length, bit, a))
+        self.cheapest = [sorted(tracks) for tracks in incident]
+        self.groups = sorted(by_length.items())
+        self.full = (1 << len(edges)) - 1
+        self.loose = sum(1 << c for c in self.cities if self.odd[c].bit_count() % 2)
+        self.visited: set[tuple[int, int]] = set()
+        self.work = work
+        self.best = self.ceiling = 0
+        self.start = -1
+
+    def longest(self, best: int, start: int | None = None) -> int:
+        """``best``, or the longest trail (from city ``start`` if given) if that is longer.
+
+        Best first: the state of highest bound is expanded next, so that no state whose
+        bound is below the longest trail is ever expanded.
+        """
+        self.start = -1 if start is None else self.index[start]
+        self.best = best
+        self.visited = set()
+        ends = 0 if start is None else 1 << self.start
+        root = self._visit((self.full, ends, self._weight(self.full), self.loose, 0))
+        if root is None:
+            return self.best
+        heap = [(-self.ceiling, 0, 0, root)]
+        count = 0
+        while heap and -heap[0][0] > self.best:
+            for state in heapq.heappop(heap)[3]:
+                branches = self._visit(state)
+                if branches is not None:
+                    count -= 1  # among equal bounds, the lightest, then the newest
+                    heapq.heappush(heap, (-self.ceiling, state[2], count, branches))
+        return self.best
+
+    def _weight(self, kept: int) -> int:
+        return sum(length * (kept & mask).bit_count() for length, mask in self.groups)
+
+    def _visit(self, state: _State) -> Iterator[_State] | None:
+        """Visit a state; return its branches if one of them could still beat the best.
+
+        A state is ``(kept, ends, weight, odd, fixed)``: the tracks kept and the ends
+        chosen, the weight of those tracks, the cities of odd degree in them, and the
+        tracks that must stay (those of the ends but the start), the sets as bit masks.
+        """
+        kept, ends, weight, odd, fixed = state
+        if weight <= self.best or (kept, ends) in self.visited:
+            return None
+        self.visited.add((kept, ends))
+        work = self.work
+        work.done += len(self.ends)
+        if work.done > MAX_TRAIL_WORK:
+            raise LongestPathError(
+                f"the longest path of {len(self.ends)} tracks in a block needs more than "
+                f"MAX_TRAIL_WORK = {MAX_TRAIL_WORK} steps of search: too many cycles"
+            )
+        todo_cities = odd & ~ends
+        if not todo_cities:
+            self.best = weight  # an Euler trail
+            return None
+        free = kept & ~fixed
+        targets = todo_cities if self.start < 0 else todo_cities | 1 << self.start
+        slots = 2 - ends.bit_count()
+        cheapest, loose, inc = self.cheapest, self.loose, self.inc
+        # A removed track leads from an odd city to another (or the start), or on to a
+        # second removed track: a city that stays even keeps an even number.
+        todo: list[tuple[int, int, int, bool, list[tuple[int, int]]]] = []
+        spare: list[int] = []
+        waste = 0
+        rest = todo_cities
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            city = low.bit_length() - 1
+            moves: list[tuple[int, int]] = []
+            cost = _NEVER
+            for step, bit, other in cheapest[city]:
+                if not free & bit:
+                    continue
+                if not targets >> other & 1:
+                    more = _onward(cheapest[other], bit, free)
+                    if more < 0:
+                        continue
+                    step += more
+                moves.append((step, bit))
+                if step < cost:
+                    cost = step
+            can_end = slots > 0 and bool(loose & low) and inc[city] & kept == inc[city]
+            if can_end:
+                spare.append(cost)
+            elif not moves:
+                return None
+            else:
+                waste += cost
+            todo.append((len(moves) + can_end, -cost, city, can_end, moves))
+        spare.sort()
+        paid = len(spare) - slots  # the cheapest spare cities cannot all be ends
+        if paid > 0:
+            if spare[paid - 1] == _NEVER:
+                return None
+            waste += sum(spare[:paid])
+        bound = weight - (waste + 1) // 2
+        self.ceiling = bound
+        if bound <= self.best:
+            return None
+        # Branch on the city of fewest choices, the costliest of those.
+        _, cost, city, can_end, moves = min(todo)
+        # Try first what the bound assumes: an end for a costly city, else its cheapest move.
+        end_first = can_end and (paid <= 0 or -cost >= spare[paid - 1])
+        moves.sort()
+        return self._branches(state, city, can_end, end_first, moves, bound)
+
+    def _branches(
+        self,
+        state: _State,
+        city: int,
+        can_end: bool,
+        end_first: bool,
+        moves: list[tuple[int, int]],
+        bound: int,
+    ) -> Iterator[_State]:
+        """The states after ``city`` becomes an end, or loses the track of one of ``moves``."""
+        kept, ends, weight, odd, fixed = state
+        ended = (kept, ends | 1 << city, weight, odd, fixed | self.inc[city])
+        if end_first:
+            yield ended
+        tracks, length = self.ends, self.length
+        for _, bit in moves:
+            if bound <= self.best:
+                return
+            rest = kept & ~bit
+            i = bit.bit_length() - 1
+            a, b = tracks[i]
+            flipped = odd ^ (1 << a) ^ (1 << b)
+            part = self._split(a, b, rest)
+            if part < 0:
+                yield rest, ends, weight - length[i], flipped, fixed
+                continue
+            for piece in sorted((part, rest & ~part), key=self._weight, reverse=True):
+                if piece and (self.start < 0 or self.inc[self.start] & piece):
+                    cities = self._cities(piece)
+                    yield piece, ends & cities, self._weight(piece), flipped & cities, fixed
+        if can_end and not end_first and bound > self.best:
+            yield ended
+
+    def _split(self, a: int, b: int, kept: int) -> int:
+        """The tracks of ``kept`` connected to city ``a``, or -1 if city ``b`` is among them."""
+        adj = self.adj
+        near = 0
+        for bit, other in adj[a]:
+            if kept & bit:
+                near |= 1 << other
+        if near >> b & 1:
+            return -1
+        for bit, other in adj[b]:
+            if kept & bit and near >> other & 1:
+                return -1  # a triangle
+        seen = 1 << a
+        stack = [a]
+        found = 0
+        while stack:
+            for bit, other in adj[stack.pop()]:
+                if kept & bit:
+                    found |= bit
+                    if not seen >> other & 1:
+                        if other == b:
+                            return -1
+                        seen |= 1 << other
+                        stack.append(other)
+        return found
+
+    def _cities(self, kept: int) -> int:
+        """The cities at the ends of the tracks of ``kept``, as a bit mask."""
+        inc = self.inc
+        return sum(1 << city for city in self.cities if inc[city] & kept)
+
+
+_State = tuple[int, int, int, int, int]
+"""A state of :class:`_TrailSearch`: tracks kept, ends, weight, odd cities, fixed tracks."""
+
+
+def _onward(tracks: list[tuple[int, int, int]], bit: int, free: int) -> int:
+    """The length of the cheapest of ``tracks`` in ``free`` but ``bit``, or -1 if none."""
+    for length, track, _ in tracks:
+        if track != bit and free & track:
+            return length
+    return -1
+
+
+def bridges(edges: Sequence[tuple[int, int]]) -> list[int]:
+    """Positions in ``edges`` of the bridges: the edges whose removal disconnects their ends.
+
+    ``edges`` is a multigraph: two edges between the same cities are never bridges. An
+    iterative depth-first search with low-links (Tarjan), skipping only the edge it came
+    by, not every edge back to the parent city.
+    """
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(edges):
+        adj.setdefault(a, []).append((i, b))
+        adj.setdefault(b, []).append((i, a))
+    order: dict[int, int] = {}
+    low: dict[int, int] = {}
+    found: list[int] = []
+    for root in adj:
+        if root in order:
+            continue
+        order[root] = low[root] = len(order)
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            city, via, todo = stack[-1]
+            for i, other in todo:
+                if i == via:
+                    continue
+                if other not in order:
+                    order[other] = low[other] = len(order)
+                    stack.append((other, i, iter(adj[other])))
+                    break
+                low[city] = min(low[city], order[other])
+            else:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    low[parent] = min(low[parent], low[city])
+                    if low[city] > order[parent]:
+                        found.append(via)
+    return sorted(found)

@@ -1,0 +1,158 @@
+"""Per-player views: what one seat may know. Bots receive views, never states.
+
+A view shows the viewer's own hand, tickets and ticket offers, and everything public:
+the display, pile sizes, the discard pile, claimed tracks, stations, scores, train and
+card counts of every player. It hides opponents' hands and tickets, their ticket
+offers, the deck order and the random generator. A game server sends a view as JSON with
+:func:`ttr_core.formats.serialize.view_to_json`.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve, frozen
+
+from ttr_core.model import events as ev
+from ttr_core.model.errors import SetupError, quote
+from ttr_core.model.state import GameState, Phase
+from ttr_core.play.functional import pending_for
+from ttr_core.rules.turn import require_seat
+from ttr_core.ruleset.ruleset import Ruleset
+
+
+@frozen
+class PublicPlayer:
+    """What everyone knows about a player."""
+
+    seat: int
+    hand_size: int
+    trains: int
+    tickets: int
+    """Number of kept tickets."""
+    score: int
+    stations: int
+    """Stations still in supply."""
+
+
+@frozen
+class TunnelView:
+    """A pending tunnel claim, all of it public."""
+
+    route: int
+    """Track id."""
+    paid: tuple[int, ...]
+    revealed: tuple[int, ...]
+    extra: int
+
+
+@frozen
+class CardChoiceView:
+    """A claim paid with groups of any cards whose cards are being chosen, all public."""
+
+    route: int
+    """Track id."""
+    groups: int
+    size: int
+    """How many cards the payment will hold."""
+    chosen: tuple[int, ...]
+    """Nine counts of the cards laid down so far."""
+
+
+@frozen
+class PlayerView:
+    """The game as seat ``seat`` sees it."""
+
+    edition: str
+    seat: int
+    phase: Phase
+    current: int
+    hand: tuple[int, ...]
+    """The viewer's nine card counts."""
+    tickets: tuple[int, ...]
+    """Ids of the viewer's kept tickets."""
+    offered: tuple[int, ...]
+    """Ids of tickets the viewer is choosing from (empty otherwise)."""
+    display: tuple[int, ...]
+    deck_size: int
+    discard: tuple[int, ...]
+    ticket_deck_size: int
+    owners: tuple[int, ...]
+    """Owner seat per track (in map order), -1 if unclaimed."""
+    station_owners: tuple[int, ...]
+    players: tuple[PublicPlayer, ...]
+    final_trigger: int
+    turn: int
+    tunnel: TunnelView | None
+    choice: CardChoiceView | None = None
+
+
+def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
+    """What ``seat`` may see of ``state``.
+
+    :raises SetupError: ``seat`` is not a seat of the game (not an ``int``, a ``bool``, or
+        out of range).
+    """
+    seat = require_seat(seat, len(state.players))
+    me = state.players[seat]
+    t = state.tunnel
+    c = state.choice
+    return PlayerView(
+        edition=rs.id,
+        seat=seat,
+        phase=state.phase,
+        current=state.current,
+        hand=me.hand,
+        tickets=tuple(rs.ticket_ids[i] for i in me.tickets),
+        offered=tuple(rs.ticket_ids[i] for i in pending_for(state, seat)),
+        display=state.display,
+        deck_size=state.deck_size,
+        discard=state.discard,
+        ticket_deck_size=len(state.ticket_deck),
+        owners=state.owners,
+        station_owners=state.station_owners,
+        players=tuple(
+            PublicPlayer(
+                seat=i,
+                hand_size=sum(p.hand),
+                trains=p.trains,
+                tickets=len(p.tickets),
+                score=p.score,
+                stations=p.stations,
+            )
+            for i, p in enumerate(state.players)
+        ),
+        final_trigger=state.final_trigger,
+        turn=state.turn,
+        tunnel=None
+        if t is None
+        else TunnelView(
+            route=rs.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
+        ),
+        choice=None
+        if c is None
+        else CardChoiceView(
+            route=rs.route_ids[c.route], groups=c.groups, size=c.size, chosen=c.chosen
+        ),
+    )
+
+
+def redact(event: ev.Event, seat: int) -> ev.Event:
+    """The event as ``seat`` may see it: secret parts of others' events are blanked.
+
+    Shuffle outcomes are hidden from everyone; a hidden card reads -1, hidden tickets
+    read as that many -1 entries. A ``seat`` of -1 (a spectator) sees no secret.
+
+    :raises SetupError: ``seat`` is not an ``int`` of at least -1 (a ``bool`` is refused).
+    """
+    if type(seat) is not int or seat < -1:
+        raise SetupError(f"seat must be an integer of at least -1 (a spectator), not {quote(seat)}")
+    if isinstance(event, ev.Shuffled):
+        return evolve(event, order=())
+    if isinstance(event, ev.CardsDealt) and event.player != seat:
+        return evolve(event, cards=(-1,) * len(event.cards))
+    if isinstance(event, ev.BlindDrawn) and event.player != seat:
+        return evolve(event, card=-1)
+    if isinstance(event, ev.TicketsDealt) and event.player != seat:
+        return evolve(event, tickets=(-1,) * len(event.tickets))
+    if isinstance(event, ev.TicketsKept) and event.player != seat:
+        return evolve(event, kept=(-1,) * len(event.kept), returned=(-1,) * len(event.returned))
+    return event
