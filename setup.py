@@ -24,6 +24,8 @@ HOT = [
     "ttr_core/rules/turn.py",
     "ttr_core/rules/drawing.py",
     "ttr_core/rules/tickets.py",
+    "ttr_core/rules/payments.py",
+    "ttr_core/rules/payment_counts.py",
     "ttr_core/rules/claims.py",
     "ttr_core/rules/tunnels.py",
     "ttr_core/rules/card_groups.py",

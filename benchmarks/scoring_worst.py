@@ -89,23 +89,29 @@ class Board:
     def __init__(self, edition: str) -> None:
         self.rs = rs = Ruleset.build(edition)
         self.trains = rs.map.parameters.trains
+        city = {name: c for c, x in enumerate(rs.map.cities) for name in (x.id, *x.aliases)}
+        self.ends: tuple[tuple[int, int], ...] = tuple(
+            (city[t.cities[0]], city[t.cities[1]]) for t in rs.map.routes
+        )
+        """Track index -> the indices of the two cities it joins."""
+        self.lengths: tuple[int, ...] = tuple(t.length for t in rs.map.routes)
+        """Track index -> its length."""
         shortest: dict[frozenset[int], int] = {}
-        for r in range(len(rs.routes)):
-            pair = frozenset((rs.route_a[r], rs.route_b[r]))
-            if pair not in shortest or rs.route_len[r] < rs.route_len[shortest[pair]]:
+        for r, ends in enumerate(self.ends):
+            pair = frozenset(ends)
+            if pair not in shortest or self.lengths[r] < self.lengths[shortest[pair]]:
                 shortest[pair] = r
         self.tracks = sorted(shortest.values())
 
     def length(self, tracks: Sequence[int]) -> int:
-        return sum(self.rs.route_len[r] for r in tracks)
+        return sum(self.lengths[r] for r in tracks)
 
     def cities(self, tracks: Sequence[int]) -> set[int]:
-        rs = self.rs
-        return {c for r in tracks for c in (rs.route_a[r], rs.route_b[r])}
+        return {c for r in tracks for c in self.ends[r]}
 
     def fill(self, tracks: list[int], rnd: random.Random | None) -> list[int]:
         """Add the shortest tracks touching the network (cycles first) while trains last."""
-        rs = self.rs
+        ends, lengths = self.ends, self.lengths
         cities = self.cities(tracks)
         used = self.length(tracks)
         free = [r for r in self.tracks if r not in set(tracks)]
@@ -113,26 +119,26 @@ class Board:
             best: tuple[float, ...] | None = None
             pick = -1
             for r in free:
-                if used + rs.route_len[r] > self.trains:
+                if used + lengths[r] > self.trains:
                     continue
-                inside = (rs.route_a[r] in cities) + (rs.route_b[r] in cities)
+                a, b = ends[r]
+                inside = (a in cities) + (b in cities)
                 if cities and not inside:
                     continue
-                key = (-float(inside == 2), rs.route_len[r], rnd.random() if rnd else r)
+                key = (-float(inside == 2), lengths[r], rnd.random() if rnd else r)
                 if best is None or key < best:
                     best, pick = key, r
             if pick < 0:
                 return tracks
             tracks.append(pick)
             free.remove(pick)
-            used += rs.route_len[pick]
-            cities |= {rs.route_a[pick], rs.route_b[pick]}
+            used += lengths[pick]
+            cities |= set(ends[pick])
 
     def packed(self, city: int) -> list[int]:
         """The network packed from ``city`` outwards."""
-        rs = self.rs
-        first = [r for r in self.tracks if city in (rs.route_a[r], rs.route_b[r])]
-        start = min(first, key=lambda r: rs.route_len[r])
+        first = [r for r in self.tracks if city in self.ends[r]]
+        start = min(first, key=lambda r: self.lengths[r])
         return self.fill([start], None)
 
     def position(self, tracks: Sequence[int]) -> Position:
@@ -229,9 +235,9 @@ def cycles(board: Board, tracks: Sequence[int]) -> int:
             x = parent[x]
         return x
 
-    rs = board.rs
     for r in tracks:
-        parent[find(rs.route_a[r])] = find(rs.route_b[r])
+        a, b = board.ends[r]
+        parent[find(a)] = find(b)
     cities = board.cities(tracks)
     return len(tracks) - len(cities) + len({find(c) for c in cities})
 
@@ -251,13 +257,12 @@ def main(argv: list[str] | None = None) -> None:
         rs = board.rs
         rnd = random.Random(args.seed)
         candidates: list[tuple[str, list[int]]] = [
-            (f"packed from {rs.city_ids[c]}", board.packed(c)) for c in range(len(rs.city_ids))
+            (f"packed from {city.id}", board.packed(c)) for c, city in enumerate(rs.map.cities)
         ]
         slowest = max(candidates, key=lambda c: score_time(rs, board.position(c[1]), 3)[0])
         candidates += [("search", t) for t in search(board, slowest[1], args.search, rnd)]
-        candidates += [
-            ("found", [rs.route_index[i] for i in ids]) for ids in FOUND.get(edition, ())
-        ]
+        track_index = {t.id: r for r, t in enumerate(rs.map.routes)}
+        candidates += [("found", [track_index[i] for i in ids]) for ids in FOUND.get(edition, ())]
         rows = []
         for kind, tracks in candidates:
             assert board.length(tracks) <= board.trains

@@ -52,8 +52,9 @@ from ttr_core.model.native import is_compiled
 from ttr_core.model.state import GameState, Phase, PlayerState
 from ttr_core.play import simulator as _simulator_module
 from ttr_core.play.functional import apply, new_game
-from ttr_core.play.game import Game, GameRecord
+from ttr_core.play.game import Game
 from ttr_core.play.legal import LegalActions, legal_actions
+from ttr_core.play.records import GameRecord
 from ttr_core.play.simulator import Simulator
 from ttr_core.rules.card_groups import claim_actions
 from ttr_core.rules.scoring import Scoresheet, score_game, score_position

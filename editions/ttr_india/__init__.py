@@ -10,18 +10,21 @@ plugin API only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
-from typing import Any
 
 from ttr_core.plugin import (
-    EditionInfo,
-    MapData,
     PlayerNetwork,
     ScoringContext,
     Ticket,
     TicketResult,
     hookimpl,
-    load_packaged_map,
+    packaged_edition,
+)
+
+ttr_edition_info, ttr_map_data = packaged_edition(
+    __name__,
+    "india.json",
+    name="Ticket to Ride India",
+    aliases=("indien", "inde", "zug-um-zug-indien"),
 )
 
 GRAND_TOUR = "grand_tour"
@@ -56,26 +59,6 @@ def qualifying_tickets(context: ScoringContext, seat: int) -> tuple[int, ...]:
         for ticket, result in zip(context.tickets[seat], context.ticket_results[seat], strict=True)
         if qualifies(ticket, result, network)
     )
-
-
-@hookimpl
-def ttr_edition_info() -> EditionInfo:
-    return EditionInfo(
-        id="india",
-        name="Ticket to Ride India",
-        aliases=("indien", "inde", "zug-um-zug-indien"),
-        rules_version="1",
-    )
-
-
-@cache
-def _map() -> MapData:
-    return load_packaged_map(__name__, "india.json")
-
-
-@hookimpl
-def ttr_map_data(options: Mapping[str, Any]) -> MapData:
-    return _map()
 
 
 @hookimpl

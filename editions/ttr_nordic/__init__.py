@@ -12,19 +12,16 @@ the longest path bonus (rules NC-18, GLOBE-1 to GLOBE-4).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
-from attrs import evolve
-
 from ttr_core.plugin import (
-    EditionInfo,
     MapData,
     OptionSpec,
     Parameters,
     ScoringContext,
+    evolve,
     hookimpl,
-    load_packaged_map,
+    packaged_edition,
 )
 
 GLOBETROTTER = "globetrotter"
@@ -33,15 +30,12 @@ GLOBETROTTER = "globetrotter"
 GLOBETROTTER_POINTS = 10
 """What the Globetrotter is worth to each player who earns it (rule GLOBE-1)."""
 
-
-@hookimpl
-def ttr_edition_info() -> EditionInfo:
-    return EditionInfo(
-        id="nordic",
-        name="Ticket to Ride Nordic Countries",
-        aliases=("scandinavia", "skandinavien", "nordic-countries"),
-        rules_version="1",
-    )
+ttr_edition_info, ttr_map_data = packaged_edition(
+    __name__,
+    "nordic.json",
+    name="Ticket to Ride Nordic Countries",
+    aliases=("scandinavia", "skandinavien", "nordic-countries"),
+)
 
 
 @hookimpl
@@ -56,16 +50,6 @@ def ttr_options() -> Sequence[OptionSpec]:
             "payment holds at most as many groups as the ferry has symbols (rule NC-14).",
         ),
     )
-
-
-@cache
-def _map() -> MapData:
-    return load_packaged_map(__name__, "nordic.json")
-
-
-@hookimpl
-def ttr_map_data(options: Mapping[str, Any]) -> MapData:
-    return _map()
 
 
 @hookimpl

@@ -10,28 +10,11 @@ country tickets included (rules CH-1 to CH-14, COUNTRY-1 to COUNTRY-9).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache
-from typing import Any
+from ttr_core.plugin import packaged_edition
 
-from ttr_core.plugin import EditionInfo, MapData, hookimpl, load_packaged_map
-
-
-@hookimpl
-def ttr_edition_info() -> EditionInfo:
-    return EditionInfo(
-        id="switzerland",
-        name="Ticket to Ride Switzerland",
-        aliases=("schweiz", "suisse", "svizzera", "zug-um-zug-schweiz"),
-        rules_version="1",
-    )
-
-
-@cache
-def _map() -> MapData:
-    return load_packaged_map(__name__, "switzerland.json")
-
-
-@hookimpl
-def ttr_map_data(options: Mapping[str, Any]) -> MapData:
-    return _map()
+ttr_edition_info, ttr_map_data = packaged_edition(
+    __name__,
+    "switzerland.json",
+    name="Ticket to Ride Switzerland",
+    aliases=("schweiz", "suisse", "svizzera", "zug-um-zug-schweiz"),
+)

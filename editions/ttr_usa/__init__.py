@@ -7,29 +7,13 @@ Everything else is declared in ``usa.json`` and played by the core's shared mech
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
-from attrs import evolve
+from ttr_core.plugin import MapData, OptionSpec, Parameters, evolve, hookimpl, packaged_edition
 
-from ttr_core.plugin import (
-    EditionInfo,
-    MapData,
-    OptionSpec,
-    Parameters,
-    hookimpl,
-    load_packaged_map,
+ttr_edition_info, ttr_map_data = packaged_edition(
+    __name__, "usa.json", name="Ticket to Ride (USA)", aliases=("base", "us", "zug-um-zug")
 )
-
-
-@hookimpl
-def ttr_edition_info() -> EditionInfo:
-    return EditionInfo(
-        id="usa",
-        name="Ticket to Ride (USA)",
-        aliases=("base", "us", "zug-um-zug"),
-        rules_version="1",
-    )
 
 
 @hookimpl
@@ -43,16 +27,6 @@ def ttr_options() -> Sequence[OptionSpec]:
             "4 as described for a newer German printing (rules USA-4, USA-5).",
         ),
     )
-
-
-@cache
-def _map() -> MapData:
-    return load_packaged_map(__name__, "usa.json")
-
-
-@hookimpl
-def ttr_map_data(options: Mapping[str, Any]) -> MapData:
-    return _map()
 
 
 @hookimpl

@@ -60,6 +60,7 @@ def test_a_task_that_raises_is_a_failure_naming_its_seed() -> None:
     assert failure == GameFailure(3, 77, "the game with seed 77 failed: KeyError: 'lost'")
 
 
+@pytest.mark.slow
 def test_simulate_json_is_byte_identical_on_one_and_two_processes(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -70,6 +71,7 @@ def test_simulate_json_is_byte_identical_on_one_and_two_processes(
     assert one[0] == 0 and len(one[1].splitlines()) == 6
 
 
+@pytest.mark.slow
 def test_a_killed_local_worker_loses_no_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, usa: Ruleset
 ) -> None:
@@ -84,6 +86,7 @@ def test_a_killed_local_worker_loses_no_game(
     assert there == here
 
 
+@pytest.mark.slow
 def test_a_game_whose_worker_always_dies_fails_and_the_others_are_kept() -> None:
     outcomes = list(run_in_order(dies_on_game_one, seeds(4), jobs=2))
     failure = outcomes[1]
@@ -98,6 +101,7 @@ def failing_games(seed: int, games: int) -> list[int]:
     return [g for g in seeds(games, seed) if fails(rng.derive_seed(g, 2))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_failing_bot_is_reported_with_its_seed_and_the_other_games_kept(
     capsys: pytest.CaptureFixture[str], jobs: str
@@ -209,6 +213,7 @@ def read_all(proc: subprocess.Popen[str], first: list[str]) -> tuple[list[str], 
     return [*first, *rest], err
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_run_on_worker_processes_without_worker_tracebacks() -> None:
     """Ctrl-C in a terminal signals every process of the foreground group, workers too."""
     # Its own process group, as a terminal's foreground job.
@@ -225,6 +230,7 @@ def test_ctrl_c_stops_a_run_on_worker_processes_without_worker_tracebacks() -> N
     assert [line["seed"] for line in lines] == seeds(len(lines))
 
 
+@pytest.mark.slow
 def test_worker_processes_ignore_sigint() -> None:
     """SIGINT sent to the workers alone changes nothing: every game is played."""
     psutil = pytest.importorskip("psutil")
@@ -240,6 +246,7 @@ def test_worker_processes_ignore_sigint() -> None:
     assert [json.loads(line)["seed"] for line in out] == seeds(40)
 
 
+@pytest.mark.slow
 def test_dask_and_matplotlib_are_imported_only_when_needed() -> None:
     code = (
         "import sys\n"
@@ -259,6 +266,7 @@ def pool_threads() -> set[threading.Thread]:
     return set(threading.enumerate())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("end", ["finished", "closed", "interrupted", "broken"])
 def test_a_local_pool_is_shut_down_completely_whichever_way_a_run_ends(end: str) -> None:
     """No thread of the pool outlives the run: at exit, Python 3.11 wakes a management
@@ -291,6 +299,7 @@ print("closed")
 """
 
 
+@pytest.mark.slow
 def test_runs_on_worker_processes_exit_without_a_word_on_standard_error() -> None:
     """Several ``ttr simulate --jobs 2`` runs, and a program that closes a run early,
     print nothing on standard error (no ``OSError`` from the pool's exit handler)."""

@@ -34,6 +34,7 @@ from ttr_core.model import rng
 from ttr_core.study import build_report, run_study
 
 distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from helpers import Borderland
 
 from ttr_core import Ruleset
 from ttr_core.batch.runs import play_game, simulate, summarize
@@ -22,17 +21,13 @@ from ttr_core.model.errors import BotError
 from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import SHARED_CACHE, apply, new_game
 from ttr_core.play.legal import LegalActions
+from ttr_core.rules.index import index_of, memos_of
 from ttr_core.rules.views import PlayerView, view_of
 
 
 @pytest.fixture(scope="module")
 def usa() -> Ruleset:
     return Ruleset.build("usa")
-
-
-@pytest.fixture(scope="module")
-def borderland() -> Ruleset:
-    return Ruleset(Borderland())
 
 
 def cards(**counts: int) -> tuple[int, ...]:
@@ -53,13 +48,15 @@ def turn_state(
     """A 2-player state at seat 0's turn, holding ``tickets`` (ids) and ``hand``."""
     state = new_game(rs, 2, seed=3)
     players = list(state.players)
-    players[0] = evolve(players[0], hand=hand, tickets=tuple(rs.ticket_index[t] for t in tickets))
+    players[0] = evolve(
+        players[0], hand=hand, tickets=tuple(index_of(rs).ticket_index[t] for t in tickets)
+    )
     track_owners = list(state.owners)
     free = [list(k) for k in state.free]
     for track_id, seat in (owners or {}).items():
-        r = rs.route_index[track_id]
+        r = index_of(rs).route_index[track_id]
         track_owners[r] = seat
-        free[rs.class_of[r]].remove(r)
+        free[index_of(rs).class_of[r]].remove(r)
     return evolve(
         state,
         phase=Phase.TURN,
@@ -209,7 +206,7 @@ def test_greedy_never_plans_over_tracks_of_others(usa: Ruleset) -> None:
         owners={48: 1},
     )
     board = Board(usa, view_of(usa, state, 0))
-    goal = ticket_goals(usa)[usa.ticket_index[DENVER_EL_PASO]]
+    goal = ticket_goals(usa)[index_of(usa).ticket_index[DENVER_EL_PASO]]
     found = board.path(goal)
     assert found is not None and found[0] == 8
     action = greedy_choice(usa, state)
@@ -220,8 +217,8 @@ def test_greedy_never_plans_over_tracks_of_others(usa: Ruleset) -> None:
 def test_greedy_counts_its_own_tracks_as_free(usa: Ruleset) -> None:
     state = turn_state(usa, tickets=(DENVER_EL_PASO,), hand=cards(), owners={99: 0})
     board = Board(usa, view_of(usa, state, 0))
-    goal = ticket_goals(usa)[usa.ticket_index[DENVER_EL_PASO]]
-    assert board.path(goal) == (2, [usa.route_index[48]])
+    goal = ticket_goals(usa)[index_of(usa).ticket_index[DENVER_EL_PASO]]
+    assert board.path(goal) == (2, [index_of(usa).route_index[48]])
 
 
 def test_greedy_keeps_the_cheapest_opening_tickets(usa: Ruleset) -> None:
@@ -236,7 +233,7 @@ def test_greedy_keeps_the_cheapest_opening_tickets(usa: Ruleset) -> None:
     goals = ticket_goals(usa)
     costs = {}
     for t in view.offered:
-        found = board.path(goals[usa.ticket_index[t]])
+        found = board.path(goals[index_of(usa).ticket_index[t]])
         assert found is not None
         costs[t] = found[0]
     cheapest = sorted(costs.values())[:2]
@@ -284,8 +281,13 @@ class Spy(BaseBot):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         rs = self.secret
         assert self.ruleset is not rs
-        held = [rs, rs.claim_tables, rs.group_option_memo, rs.group_options_by_hand]
-        held += [rs.station_payment_cache, SHARED_CACHE]
+        held = [
+            rs,
+            memos_of(rs).claim_tables,
+            memos_of(rs).group_option_memo,
+            memos_of(rs).group_options_by_hand,
+        ]
+        held += [memos_of(rs).station_payment_cache, SHARED_CACHE]
         banned = {id(x) for x in held}
         for obj in reachable(self.ruleset, view, legal, self):
             assert id(obj) not in banned, f"seat {self.seat} reaches {type(obj).__name__}"
@@ -297,6 +299,7 @@ class Spy(BaseBot):
         return self.pick(legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edition", ["nordic", "europe"])
 def test_bot_reaches_no_hidden_card_or_ticket_from_what_it_is_given(edition: str) -> None:
     """SETUP-6, and the bots' promise: a bot gets its view, its seat's legal actions and
@@ -309,7 +312,11 @@ def test_bot_reaches_no_hidden_card_or_ticket_from_what_it_is_given(edition: str
     Spy.secret = rs
     for seed in (1, 2):
         play_game(rs, ["spy", "spy"], seed, factories=[Spy, Spy])
-    assert rs.group_options_by_hand or rs.station_payment_cache or rs.claim_tables
+    assert (
+        memos_of(rs).group_options_by_hand
+        or memos_of(rs).station_payment_cache
+        or memos_of(rs).claim_tables
+    )
 
 
 def test_private_copy_has_the_same_rules_and_empty_memos(usa: Ruleset) -> None:

@@ -15,6 +15,7 @@ from ttr_core.testing.play import play_game as random_game
 from ttr_core.testing.play import ruleset
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("edition", "seed"), [("europe", 1), ("nordic", 2)])
 def test_small_budget_games_are_legal(edition: str, seed: int) -> None:
     """A whole game against greedy: every choice applies (play_game refuses an illegal
@@ -25,6 +26,7 @@ def test_small_budget_games_are_legal(edition: str, seed: int) -> None:
     assert result.turns > 20
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_game(usa: Ruleset) -> None:
     """Two games from one seed are the same game, each of them legal to the end."""
     mcts = functools.partial(MctsBot, playouts=2)

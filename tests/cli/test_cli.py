@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Borderland
 
 from ttr_core import Ruleset
 from ttr_core.bots import GreedyBot
@@ -21,6 +20,7 @@ from ttr_core.model.mapdata import load_map_data
 from ttr_core.play.game import Game
 from ttr_core.ruleset import editions as edition
 from ttr_core.ruleset.editions import EditionInfo, InstalledEdition, describe_editions
+from ttr_core.testing.scenarios import FixtureEdition
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
@@ -59,12 +59,14 @@ def ttr(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.fixture
-def borderland_installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def borderland_installed(
+    monkeypatch: pytest.MonkeyPatch, borderland_edition: FixtureEdition
+) -> Iterator[None]:
     """Make the test edition findable by name, as if its package were installed."""
     found = dict(edition.installed_editions())
     found["borderland"] = InstalledEdition(
         info=EditionInfo(id="borderland", name="Borderland", aliases=("bl",)),
-        plugin=Borderland(),
+        plugin=borderland_edition,
         distribution="tests",
         builtin=False,
         players=(2, 4),
@@ -142,6 +144,7 @@ def test_simulate_defaults() -> None:
     )
 
 
+@pytest.mark.slow
 def test_simulate_default_run_prints_a_table(ttr: Any) -> None:
     result = ttr("simulate")
     assert result.code == 0 and result.err == ""

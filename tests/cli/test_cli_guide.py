@@ -141,6 +141,7 @@ print("not a command")
     assert programs("TTR_DEBUG=1 ttr map usa") == ["ttr"]
 
 
+@pytest.mark.slow
 def test_every_command_of_the_cli_guide_runs(tmp_path: Path) -> None:
     """Each command runs in turn from one folder where ``examples/`` is the repository's,
     so files a command writes (``> nordic.json``, ``--save DIR``) are there for the next."""

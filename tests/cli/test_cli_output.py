@@ -18,7 +18,6 @@ import pytest
 import ttr_india
 import ttr_nordic
 from attrs import evolve
-from helpers import Borderland
 from rich.table import Table
 
 from ttr_core import Ruleset, hookimpl
@@ -29,9 +28,11 @@ from ttr_core.formats.position import read_position
 from ttr_core.model.mapdata import MapData
 from ttr_core.play.game import Game
 from ttr_core.plugin import PlayerNetwork, Ticket, TicketResult
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import ScoringContext, score_position, scoring_context
 from ttr_core.ruleset import editions as edition
 from ttr_core.ruleset.editions import EditionInfo, InstalledEdition, describe_editions
+from ttr_core.testing.scenarios import FixtureEdition
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = ROOT / "examples" / "positions"
@@ -76,20 +77,20 @@ def test_map_lists_every_track_and_ticket(capsys: pytest.CaptureFixture[str], na
     rs = Ruleset.build(name)
     out = ttr(capsys, "map", name)
     tracks = {cells[:6] for cells in rows(out, 7)}
-    for r, t in enumerate(rs.routes):
+    for r, t in enumerate(index_of(rs).routes):
         a, b = t.cities
-        points = str(rs.route_points[r])
+        points = str(index_of(rs).route_points[r])
         assert (str(t.id), a, b, str(t.length), points, t.color) in tracks, t
-    assert f"{len(rs.routes)} tracks" in out
+    assert f"{len(index_of(rs).routes)} tracks" in out
     tickets = rows(out, 5)
-    for tk in rs.tickets:
+    for tk in index_of(rs).tickets:
         if tk.targets is None:
             assert (str(tk.id), tk.a, tk.b, str(tk.points), tk.kind) in tickets, tk
         else:
             targets = " / ".join(tk.targets)
             values = " / ".join(str(v) for v in tk.targets.values())
             assert (str(tk.id), tk.a, targets, values, "country") in tickets, tk
-    assert f"{len(rs.tickets)} tickets" in out
+    assert f"{len(index_of(rs).tickets)} tickets" in out
 
 
 @pytest.mark.parametrize(
@@ -217,8 +218,11 @@ def test_the_longest_path_at_zero_option_is_shown(capsys: pytest.CaptureFixture[
     ) in rows(out, 2)
 
 
-class Frontier(Borderland):
+class Frontier(FixtureEdition):
     """Borderland with a bonus and a ticket rule of its own."""
+
+    def __init__(self, data: MapData) -> None:
+        super().__init__(data, "borderland", aliases=("bl",), name="Borderland")
 
     @hookimpl
     def ttr_ticket_result(
@@ -251,17 +255,16 @@ class Frontier(Borderland):
         }
 
 
-class OneDouble(Borderland):
+class OneDouble(FixtureEdition):
     """Borderland with a single double route (Alpha-Beta)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, data: MapData) -> None:
         routes = tuple(
             t if t.id in (1, 2) else evolve(t, parallel=None)
-            for t in self.data.routes
+            for t in data.routes
             if t.id not in (4, 6)
         )
-        self.data: MapData = evolve(self.data, routes=routes)
+        super().__init__(evolve(data, routes=routes), "borderland", ("bl",), "Borderland")
 
 
 def install(monkeypatch: pytest.MonkeyPatch, plugin: object) -> None:
@@ -278,9 +281,9 @@ def install(monkeypatch: pytest.MonkeyPatch, plugin: object) -> None:
 
 
 def test_map_shows_what_the_edition_plugins_add(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, borderland_map: MapData
 ) -> None:
-    install(monkeypatch, Frontier())
+    install(monkeypatch, Frontier(borderland_map))
     out = ttr(capsys, "map", "borderland")
     summary = rows(out, 2)
     assert (
@@ -300,9 +303,9 @@ def test_map_shows_what_the_edition_plugins_add(
 
 
 def test_one_double_route_is_singular(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, borderland_map: MapData
 ) -> None:
-    install(monkeypatch, OneDouble())
+    install(monkeypatch, OneDouble(borderland_map))
     out = ttr(capsys, "map", "borderland")
     assert "13 between 12 city pairs, 1 double route" in out
     assert "1 double routes" not in out
@@ -560,34 +563,42 @@ def test_every_builtin_edition_has_a_sample_position() -> None:
 def test_sample_position_is_a_realistic_end_of_game(name: str) -> None:
     """The game is over (someone has 2 trains or fewer), tickets were both won and lost."""
     rs, position = read_position((POSITIONS / f"{name}.json").read_bytes())
-    left = [rs.params.trains - sum(rs.route_len[r] for r in p.routes) for p in position.players]
+    left = [
+        rs.params.trains - sum(index_of(rs).route_len[r] for r in p.routes)
+        for p in position.players
+    ]
     assert min(left) <= 2
     assert len(position.players) >= 3
     sheet = score_position(rs, position)
     results = [t.completed for p in sheet.players for t in p.tickets]
     assert True in results and False in results
     held = [r for p in position.players for r in p.routes]
-    assert any(rs.route_twin[r] >= 0 for r in held)
+    assert any(index_of(rs).route_twin[r] >= 0 for r in held)
     if name in ("europe", "nordic"):
-        assert any(rs.route_tunnel[r] for r in held) and any(rs.route_ferry[r] for r in held)
+        assert any(index_of(rs).route_tunnel[r] for r in held) and any(
+            index_of(rs).route_ferry[r] for r in held
+        )
     if name == "europe":
         assert all(p.stations for p in position.players)
-        assert sum(rs.tickets[t].kind == "long" for p in position.players for t in p.tickets) == 3
+        assert (
+            sum(index_of(rs).tickets[t].kind == "long" for p in position.players for t in p.tickets)
+            == 3
+        )
     if name == "nordic":
-        assert any(rs.routes[r].card_groups for r in held)
+        assert any(index_of(rs).routes[r].card_groups for r in held)
     if name == "switzerland":
-        assert any(rs.route_tunnel[r] for r in held)
-        assert any(rs.route_twin[r] in held for r in held)  # both tracks, with 3 players
+        assert any(index_of(rs).route_tunnel[r] for r in held)
+        assert any(index_of(rs).route_twin[r] in held for r in held)  # both tracks, with 3 players
         countries = {city.country for city in rs.map.cities if city.country}
         swiss: set[tuple[str, bool]] = set()
         for t in (t for p in sheet.players for t in p.tickets):
-            ticket = rs.tickets[rs.ticket_index[t.ticket]]
+            ticket = index_of(rs).tickets[index_of(rs).ticket_index[t.ticket]]
             kind = "city" if ticket.targets is None else "from a city"
             swiss.add(("from a country" if ticket.a in countries else kind, t.completed))
         assert {("city", True), ("city", False), ("from a city", True)} <= swiss
         assert {("from a country", True), ("from a country", False)} <= swiss
     if name == "india":
-        assert any(rs.route_ferry[r] for r in held)
+        assert any(index_of(rs).route_ferry[r] for r in held)
         ctx = scoring_context(rs, position)
         for seat, player in enumerate(sheet.players):
             kinds = {

@@ -29,7 +29,8 @@ from ttr_core.model.actions import ClaimRoute, DrawBlind, KeepTickets, TakeFaceU
 from ttr_core.model.cards import card_index
 from ttr_core.model.events import BlindDrawn, TicketsKept
 from ttr_core.model.state import Phase
-from ttr_core.play.game import Game, GameRecord, LogEntry
+from ttr_core.play.game import Game, LogEntry
+from ttr_core.play.records import GameRecord
 from ttr_core.rules.views import view_of
 
 

@@ -72,6 +72,7 @@ def claimer(screen: str) -> str:
     return "1"
 
 
+@pytest.mark.slow
 def test_a_piped_session_plays_a_whole_game(tmp_path: Path) -> None:
     """Input piped into ``ttr play`` plays a whole game; the scores are shown and the
     saved game replays. The script suits any position: 'all' keeps every ticket offered

@@ -252,6 +252,7 @@ def run_blocks(blocks: list[str], name: str) -> dict[str, Any]:
     return namespace
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "page",
     [
@@ -381,6 +382,7 @@ IMPLEMENTED_RULE_PAGES = (
 IMPLEMENTED_EXAMPLES = ("EX-U", "EX-E", "EX-I", "EX-S", "EX-N")
 
 
+@pytest.mark.slow
 def test_every_rule_of_an_implemented_edition_is_cited_by_a_test() -> None:
     """Each rule id (and worked example) of the built-in editions is named by some test,
     as written (``NC-13``) or in a test name (``test_nc_13_...``)."""

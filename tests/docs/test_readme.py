@@ -26,7 +26,7 @@ def section(title: str) -> str:
 
 
 SETUP = 'pip install -e ".[dev]" -e examples/ttr-example-edition -e tests/fictional && ttr simulate'
-TESTS = "python -m pytest"
+TESTS = "python -m pytest -n auto"
 
 
 def test_readme_has_exactly_two_setup_commands() -> None:

@@ -15,7 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
+
+from ttr_core import EditionInfo, Ruleset, hookimpl
+from ttr_core.cli import main
+from ttr_core.model.actions import BuildStation, ClaimRoute, PayTunnel, WithdrawTunnel
+from ttr_core.model.events import RouteClaimed, TunnelRevealed, TunnelWithdrawn
+from ttr_core.model.mapdata import MapData, structure_map
+from ttr_core.model.state import GameState, Phase
+from ttr_core.play.legal import legal_actions
+from ttr_core.rules.index import index_of
+from ttr_core.rules.scoring import PlayerPosition, Position, Scoresheet, score_position
+from ttr_core.ruleset import editions as edition
+from ttr_core.ruleset.editions import InstalledEdition
+from ttr_core.testing.scenarios import (
     BASE_PARAMETERS,
     arrange,
     assert_illegal,
@@ -28,17 +40,6 @@ from helpers import (
     track_id,
     with_player,
 )
-
-from ttr_core import EditionInfo, Ruleset, hookimpl
-from ttr_core.cli import main
-from ttr_core.model.actions import BuildStation, ClaimRoute, PayTunnel, WithdrawTunnel
-from ttr_core.model.events import RouteClaimed, TunnelRevealed, TunnelWithdrawn
-from ttr_core.model.mapdata import MapData, structure_map
-from ttr_core.model.state import GameState, Phase
-from ttr_core.play.legal import legal_actions
-from ttr_core.rules.scoring import PlayerPosition, Position, Scoresheet, score_position
-from ttr_core.ruleset import editions as edition
-from ttr_core.ruleset.editions import InstalledEdition
 
 # Card numbers by letter, as in the examples: G green, R red, B blue, L locomotive.
 R, G, B, L = 0, 3, 4, 8
@@ -143,7 +144,7 @@ def europe_position(rs: Ruleset, players: Mapping[str, Holdings]) -> Position:
                 name=name,
                 routes=tuple(track(rs, spec) for spec in routes),
                 tickets=tuple(ticket(rs, spec) for spec in tickets),
-                stations=tuple(rs.city_index[c] for c in stations),
+                stations=tuple(index_of(rs).city_index[c] for c in stations),
             )
             for name, (routes, tickets, stations) in players.items()
         )
@@ -574,7 +575,7 @@ def europe() -> Ruleset:
 
 
 def europe_track(rs: Ruleset, a: str, b: str) -> int:
-    (r,) = [r for r, t in enumerate(rs.routes) if set(t.cities) == {a, b}]
+    (r,) = [r for r, t in enumerate(index_of(rs).routes) if set(t.cities) == {a, b}]
     return r
 
 
@@ -586,9 +587,9 @@ PALERMO_SMYRNA_INVALID = (("RRRRRL", "FERRY-2"), ("RRRRLB", "CLAIM-4"))
 def test_ex_e4_palermo_smyrna_valid_payments(europe: Ruleset, pay: str) -> None:
     """EX-E4 / FERRY-2 / FERRY-3: 4 coloured + 2 locomotives, 3 + 3, or 6 locomotives."""
     r = europe_track(europe, "Palermo", "Smyrna")
-    assert (europe.route_len[r], europe.route_ferry[r]) == (6, 2)
+    assert (index_of(europe).route_len[r], index_of(europe).route_ferry[r]) == (6, 2)
     state = with_player(started(europe, 2, seed=3), 0, hand=cards("RRRRRBLLLLLL"))
-    action = ClaimRoute(route=europe.route_ids[r], cards=cards(pay))
+    action = ClaimRoute(route=index_of(europe).route_ids[r], cards=cards(pay))
     state, _ = step(europe, state, action)
     assert state.owners[r] == 0
     assert state.players[0].score == 15
@@ -600,7 +601,9 @@ def test_ex_e4_palermo_smyrna_invalid_payments(europe: Ruleset, pay: str, rule: 
     1 locomotive + 1 blue mixes colours."""
     r = europe_track(europe, "Palermo", "Smyrna")
     state = with_player(started(europe, 2, seed=3), 0, hand=cards("RRRRRBLLLLLL"))
-    assert_illegal(europe, state, ClaimRoute(route=europe.route_ids[r], cards=cards(pay)), rule)
+    assert_illegal(
+        europe, state, ClaimRoute(route=index_of(europe).route_ids[r], cards=cards(pay)), rule
+    )
 
 
 def station_turn(rs: Ruleset, hand: str, built: int) -> GameState:
@@ -638,5 +641,5 @@ def test_ex_e4_third_station_three_of_one_colour(europe: Ruleset) -> None:
     assert_illegal(europe, state, BuildStation(city="Kyïv", cards=cards("RBL")), "STATION-5")
     state, _ = step(europe, state, BuildStation(city="Kyïv", cards=cards("RRL")))
     assert state.players[0].stations == 0
-    assert state.station_owners[europe.city_index["Kyiv"]] == 0
+    assert state.station_owners[index_of(europe).city_index["Kyiv"]] == 0
     assert state.players[0].hand == cards("B")

@@ -15,6 +15,7 @@ from ttr_core import Ruleset
 from ttr_core.cli import main
 from ttr_core.model.mapdata import load_map_data, unstructure_map
 from ttr_core.rules.graph import components
+from ttr_core.rules.index import index_of
 from ttr_core.ruleset.core_plugin import CORE_OPTIONS
 from ttr_core.ruleset.editions import describe_editions, find_edition
 
@@ -25,7 +26,7 @@ def europe() -> Ruleset:
 
 
 def pairs(rs: Ruleset, r: int) -> frozenset[str]:
-    return frozenset(rs.routes[r].cities)
+    return frozenset(index_of(rs).routes[r].cities)
 
 
 def test_edition_is_registered_with_its_aliases() -> None:
@@ -57,57 +58,59 @@ def test_eu_1_players_trains_and_stations(europe: Ruleset) -> None:
 
 def test_eu_2_cities_and_tracks(europe: Ruleset) -> None:
     """EU-2: 47 cities, 101 tracks between 90 pairs of cities, 11 double routes."""
-    assert len(europe.city_ids) == 47
-    assert len(europe.routes) == 101
+    assert len(index_of(europe).city_ids) == 47
+    assert len(index_of(europe).routes) == 101
     assert len({pairs(europe, r) for r in range(101)}) == 90
-    assert sum(1 for r in range(101) if europe.route_twin[r] >= 0) == 22
+    assert sum(1 for r in range(101) if index_of(europe).route_twin[r] >= 0) == 22
     for r in range(101):
-        twin = europe.route_twin[r]
+        twin = index_of(europe).route_twin[r]
         if twin >= 0:
-            assert europe.route_twin[twin] == r
+            assert index_of(europe).route_twin[twin] == r
             assert pairs(europe, twin) == pairs(europe, r)
 
 
 def test_eu_2_tunnels_and_ferries(europe: Ruleset) -> None:
     """EU-2 / TUNNEL-1 / FERRY-1: 18 tunnels; 13 ferry tracks with 17 locomotive symbols,
     all of them gray."""
-    assert sum(europe.route_tunnel) == 18
-    ferries = [r for r in range(101) if europe.route_ferry[r]]
+    assert sum(index_of(europe).route_tunnel) == 18
+    ferries = [r for r in range(101) if index_of(europe).route_ferry[r]]
     assert len(ferries) == 13
-    assert sum(europe.route_ferry) == 17
-    assert {europe.routes[r].color for r in ferries} == {"gray"}
+    assert sum(index_of(europe).route_ferry) == 17
+    assert {index_of(europe).routes[r].color for r in ferries} == {"gray"}
 
 
 def test_ferry_5_no_track_is_both_ferry_and_tunnel(europe: Ruleset) -> None:
     """FERRY-5: in Europe no route is both a ferry and a tunnel."""
-    assert not any(europe.route_tunnel[r] and europe.route_ferry[r] for r in range(101))
+    assert not any(
+        index_of(europe).route_tunnel[r] and index_of(europe).route_ferry[r] for r in range(101)
+    )
 
 
 def test_ferry_4_amsterdam_london_is_all_symbols(europe: Ruleset) -> None:
     """FERRY-4: Amsterdam-London has 2 spaces and 2 symbols."""
     (r,) = [r for r in range(101) if pairs(europe, r) == {"Amsterdam", "London"}]
-    assert (europe.route_len[r], europe.route_ferry[r]) == (2, 2)
+    assert (index_of(europe).route_len[r], index_of(europe).route_ferry[r]) == (2, 2)
 
 
 def test_eu_2_route_lengths(europe: Ruleset) -> None:
     """EU-2: lengths 1, 2, 3, 4, 6 and 8, none of 5; 300 spaces in all; 37 gray tracks."""
-    assert Counter(europe.route_len) == {1: 4, 2: 35, 3: 30, 4: 29, 6: 2, 8: 1}
-    assert sum(europe.route_len) == 300
-    assert sum(1 for t in europe.routes if t.color == "gray") == 37
+    assert Counter(index_of(europe).route_len) == {1: 4, 2: 35, 3: 30, 4: 29, 6: 2, 8: 1}
+    assert sum(index_of(europe).route_len) == 300
+    assert sum(1 for t in index_of(europe).routes if t.color == "gray") == 37
 
 
 def test_eu_2_the_only_eight_space_track(europe: Ruleset) -> None:
     """EU-2: Petrograd-Stockholm is the only track of 8 spaces (a gray tunnel)."""
-    (r,) = [r for r in range(101) if europe.route_len[r] == 8]
+    (r,) = [r for r in range(101) if index_of(europe).route_len[r] == 8]
     assert pairs(europe, r) == {"Petrograd", "Stockholm"}
-    assert europe.route_tunnel[r]
-    assert europe.routes[r].color == "gray"
+    assert index_of(europe).route_tunnel[r]
+    assert index_of(europe).routes[r].color == "gray"
 
 
 def test_eu_2_every_city_is_reached_and_the_board_is_connected(europe: Ruleset) -> None:
     """EU-2: each city has a track and the board is one network."""
-    assert all(europe.city_routes[c] for c in range(47))
-    uf = components(47, zip(europe.route_a, europe.route_b, strict=True))
+    assert all(index_of(europe).city_routes[c] for c in range(47))
+    uf = components(47, zip(index_of(europe).route_a, index_of(europe).route_b, strict=True))
     assert len({uf.find(c) for c in range(47)}) == 1
 
 
@@ -121,29 +124,29 @@ def test_eu_3_city_aliases(europe: Ruleset) -> None:
         "Cadiz": "Cádiz",
     }
     for board, card in aliases.items():
-        assert board in europe.city_ids
-        assert europe.city_index[card] == europe.city_index[board]
+        assert board in index_of(europe).city_ids
+        assert index_of(europe).city_index[card] == index_of(europe).city_index[board]
     with_aliases = {c.id: c.aliases for c in europe.map.cities if c.aliases}
     assert with_aliases == {board: (card,) for board, card in aliases.items()}
 
 
 def test_eu_4_ticket_deck(europe: Ruleset) -> None:
     """EU-4: 40 regular tickets worth 321 points and 6 long tickets worth 123."""
-    regular = [europe.tickets[i] for i in europe.regular_tickets]
-    long = [europe.tickets[i] for i in europe.long_tickets]
+    regular = [index_of(europe).tickets[i] for i in index_of(europe).regular_tickets]
+    long = [index_of(europe).tickets[i] for i in index_of(europe).long_tickets]
     assert (len(regular), len(long)) == (40, 6)
     assert sum(t.points or 0 for t in regular) == 321
     assert sum(t.points or 0 for t in long) == 123
     assert {t.kind for t in regular} == {"regular"}
-    for t in europe.tickets:
-        assert t.a in europe.city_ids and t.b in europe.city_ids
+    for t in index_of(europe).tickets:
+        assert t.a in index_of(europe).city_ids and t.b in index_of(europe).city_ids
 
 
 def test_eu_4_long_tickets(europe: Ruleset) -> None:
     """EU-4: the six long tickets as printed."""
     long = {
         frozenset((t.a, t.b or "")): t.points
-        for t in (europe.tickets[i] for i in europe.long_tickets)
+        for t in (index_of(europe).tickets[i] for i in index_of(europe).long_tickets)
     }
     assert long == {
         frozenset(("Brest", "Petrograd")): 20,
@@ -167,17 +170,20 @@ def test_eu_10_route_points(europe: Ruleset) -> None:
     """EU-10: 1, 2, 4, 7, 15 and 21 points for 1, 2, 3, 4, 6 and 8 spaces."""
     assert dict(europe.params.route_points) == {1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21}
     for r in range(101):
-        assert europe.route_points[r] == europe.params.route_points[europe.route_len[r]]
+        assert (
+            index_of(europe).route_points[r]
+            == europe.params.route_points[index_of(europe).route_len[r]]
+        )
 
 
 def test_eu_11_card_rules(europe: Ruleset) -> None:
     """EU-11: 110 train cards, locomotives wild everywhere, the face-up locomotive
     restriction and the display flush."""
     p = europe.params
-    assert len(europe.train_deck) == 110
-    assert europe.deck_counts == (12, 12, 12, 12, 12, 12, 12, 12, 14)
+    assert len(index_of(europe).train_deck) == 110
+    assert index_of(europe).deck_counts == (12, 12, 12, 12, 12, 12, 12, 12, 14)
     assert p.locomotives == "anywhere"
-    assert all(europe.route_locos_ok)
+    assert all(index_of(europe).route_locos_ok)
     assert p.face_up_locomotive == "whole_draw"
     assert (p.display.size, p.display.flush_locomotives, p.display.flush_repeats) == (5, 3, 3)
     assert p.tunnel_reveal == 3

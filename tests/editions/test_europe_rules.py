@@ -12,20 +12,6 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from helpers import (
-    arrange,
-    assert_illegal,
-    card_totals,
-    cards,
-    events_of,
-    play_random,
-    random_game_states,
-    started,
-    step,
-    track,
-    track_id,
-    with_player,
-)
 from test_europe_examples import (
     Holdings,
     Route,
@@ -53,10 +39,24 @@ from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import apply, new_game
 from ttr_core.play.game import Game
 from ttr_core.play.legal import legal_actions
-from ttr_core.rules.claims import payment_error
+from ttr_core.rules.index import index_of
+from ttr_core.rules.payments import payment_error
 from ttr_core.rules.scoring import position_of, score_game, score_position, scoresheet_json
 from ttr_core.rules.stations import station_payment_error
 from ttr_core.rules.views import redact, view_of
+from ttr_core.testing.invariants import card_totals
+from ttr_core.testing.play import play_random, random_game_states
+from ttr_core.testing.scenarios import (
+    arrange,
+    assert_illegal,
+    cards,
+    events_of,
+    started,
+    step,
+    track,
+    track_id,
+    with_player,
+)
 
 R, ORANGE, Y, G, B, P, K, W, L = range(9)
 
@@ -71,7 +71,7 @@ def real_track(rs: Ruleset, a: str, b: str, color: str | None = None) -> int:
     first of two interchangeable tracks)."""
     found = [
         r
-        for r, t in enumerate(rs.routes)
+        for r, t in enumerate(index_of(rs).routes)
         if set(t.cities) == {a, b} and (color is None or t.color == color)
     ]
     assert found and (len(found) == 1 or color is None), found
@@ -79,7 +79,7 @@ def real_track(rs: Ruleset, a: str, b: str, color: str | None = None) -> int:
 
 
 def claim_of(rs: Ruleset, r: int, pay: str) -> ClaimRoute:
-    return ClaimRoute(route=rs.route_ids[r], cards=cards(pay))
+    return ClaimRoute(route=index_of(rs).route_ids[r], cards=cards(pay))
 
 
 def turn(rs: Ruleset, players: int = 2, seed: int = 7, **piles: Any) -> GameState:
@@ -88,7 +88,7 @@ def turn(rs: Ruleset, players: int = 2, seed: int = 7, **piles: Any) -> GameStat
 
 
 def is_long(rs: Ruleset, t: int) -> bool:
-    return rs.tickets[t].kind == "long"
+    return index_of(rs).tickets[t].kind == "long"
 
 
 # -- opening deal and ticket draws ----------------------------------------------------------
@@ -111,14 +111,14 @@ def test_eu_5_each_player_is_offered_one_long_and_three_regular(
         assert len(state.ticket_deck) == 40 - 3 * players
         assert set(state.ticket_deck).isdisjoint(offered)
         assert sorted([*state.ticket_deck, *offered]) == sorted(
-            [*europe.regular_tickets, *(t for t in offered if is_long(europe, t))]
+            [*index_of(europe).regular_tickets, *(t for t in offered if is_long(europe, t))]
         )
 
 
 def test_eu_6_keep_at_least_two_in_any_mix(europe: Ruleset) -> None:
     """EU-6: 11 ways to keep 2, 3 or 4 of the 4; long and regular mix freely; 1 is too few."""
     state = new_game(europe, 2, seed=1)
-    offer = [europe.ticket_ids[t] for t in state.offers[0]]
+    offer = [index_of(europe).ticket_ids[t] for t in state.offers[0]]
     legal = list(legal_actions(europe, state))
     assert len(legal) == 1 + 4 + 6
     assert {len(a.tickets) for a in legal if isinstance(a, KeepTickets)} == {2, 3, 4}
@@ -143,7 +143,7 @@ def test_eu_7_returned_opening_tickets_leave_the_game(europe: Ruleset) -> None:
         state = apply(
             europe,
             state,
-            KeepTickets(tickets=tuple(europe.ticket_ids[t] for t in keep)),
+            KeepTickets(tickets=tuple(index_of(europe).ticket_ids[t] for t in keep)),
             events=events,
         )
     assert len(returned) == 6
@@ -188,7 +188,7 @@ def test_eu_9_in_game_returns_go_under_the_deck(europe: Ruleset) -> None:
     state, _ = step(europe, turn(europe), DrawTickets())
     a, b, c = state.pending_tickets
     rest = state.ticket_deck
-    ids = europe.ticket_ids
+    ids = index_of(europe).ticket_ids
     assert_illegal(europe, state, KeepTickets(tickets=()), "TICKET-1")
     state, events = step(europe, state, KeepTickets(tickets=(ids[b],)))
     assert state.ticket_deck == (*rest, a, c)
@@ -203,7 +203,7 @@ def test_eu_10_points_of_the_longest_tracks(europe: Ruleset) -> None:
     """EU-10 / TUNNEL-11: Petrograd-Stockholm (8) scores 21, Budapest-Kyiv (6) 15."""
     for (a, b), points in ((("Petrograd", "Stockholm"), 21), (("Budapest", "Kyiv"), 15)):
         r = real_track(europe, a, b)
-        length = europe.route_len[r]
+        length = index_of(europe).route_len[r]
         state = turn(europe, deck=[W, W, W, W, W], discard=cards(""))
         state = with_player(state, 0, hand=cards(pink=length))
         state, _ = step(europe, state, claim_of(europe, r, "P" * length))
@@ -254,13 +254,13 @@ def test_eu_12_withdrawn_tunnel_leaves_the_double_open(europe: Ruleset) -> None:
     state = with_player(turn(europe, deck=[K, K, R, R, R, R]), 0, hand=cards("KKK"))
     state, _ = step(europe, state, claim_of(europe, black, "KKK"))
     state, _ = step(europe, state, WithdrawTunnel())
-    assert black in state.free[europe.class_of[black]]
-    assert white in state.free[europe.class_of[white]]
+    assert black in state.free[index_of(europe).class_of[black]]
+    assert white in state.free[index_of(europe).class_of[white]]
     state = with_player(turn(europe, deck=[K, R, R, R]), 0, hand=cards("KKKKL"))
     state, _ = step(europe, state, claim_of(europe, black, "KKK"))
     state, _ = step(europe, state, PayTunnel(cards=cards("K")))
     assert state.owners[black] == 0
-    assert white not in state.free[europe.class_of[white]]
+    assert white not in state.free[index_of(europe).class_of[white]]
     state = with_player(state, 1, hand=cards("WWW"))
     assert_illegal(europe, state, claim_of(europe, white, "WWW"), "DOUBLE-2")
 
@@ -306,7 +306,7 @@ def tunnel_claim(
 def test_tunnel_2_the_laid_set_follows_the_claiming_rules(europe: Ruleset) -> None:
     """TUNNEL-2: the laid set must pay for the tunnel as an ordinary claim would."""
     r = real_track(europe, "München", "Venezia")
-    assert europe.route_tunnel[r] and europe.routes[r].color == "blue"
+    assert index_of(europe).route_tunnel[r] and index_of(europe).routes[r].color == "blue"
     state = with_player(turn(europe), 0, hand=cards("RRBL"))
     assert_illegal(europe, state, claim_of(europe, r, "RR"), "CLAIM-2")
     assert_illegal(europe, state, claim_of(europe, r, "BB"), "CLAIM-1")
@@ -319,7 +319,7 @@ def test_tunnel_3_three_cards_whatever_the_length(europe: Ruleset) -> None:
     """TUNNEL-3: 3 cards are turned over for a 2-space and for the 8-space tunnel."""
     for a, b in (("Sarajevo", "Sofia"), ("Petrograd", "Stockholm")):
         r = real_track(europe, a, b)
-        n = europe.route_len[r]
+        n = index_of(europe).route_len[r]
         state = with_player(turn(europe, deck=[R, ORANGE, Y, W]), 0, hand=cards(black=n))
         state, events = step(europe, state, claim_of(europe, r, "K" * n))
         assert events_of(events, TunnelRevealed)[0].cards == (R, ORANGE, Y)
@@ -546,14 +546,16 @@ def listed_payments(rs: Ruleset, state: GameState, r: int) -> set[tuple[int, ...
     return {
         a.cards
         for a in legal_actions(rs, state)
-        if isinstance(a, ClaimRoute) and a.route == rs.route_ids[r]
+        if isinstance(a, ClaimRoute) and a.route == index_of(rs).route_ids[r]
     }
 
 
 def all_payments(rs: Ruleset, r: int, hand: tuple[int, ...]) -> set[tuple[int, ...]]:
     """Every payment from ``hand`` that the payment rule accepts (brute force)."""
     out = set()
-    for combo in itertools.combinations_with_replacement(range(NUM_KINDS), rs.route_len[r]):
+    for combo in itertools.combinations_with_replacement(
+        range(NUM_KINDS), index_of(rs).route_len[r]
+    ):
         counts = tuple(combo.count(k) for k in range(NUM_KINDS))
         if all(counts[k] <= hand[k] for k in range(NUM_KINDS)) and (
             payment_error(rs, r, counts) is None
@@ -583,7 +585,7 @@ def test_ferry_2_and_3_listed_payments_are_exactly_the_valid_ones(
     listed = listed_payments(europe, state, r)
     assert listed == all_payments(europe, r, cards(hand))
     for pay in listed:
-        assert pay[LOCO] >= europe.route_ferry[r]
+        assert pay[LOCO] >= index_of(europe).route_ferry[r]
         assert sum(1 for k in range(LOCO) if pay[k]) <= 1
 
 
@@ -613,7 +615,7 @@ def test_station_1_any_city_even_unreached(europe: Ruleset) -> None:
     state = with_player(turn(europe), 0, hand=cards("R"))
     assert state.owners.count(0) == 0
     state, _ = step(europe, state, BuildStation(city="Edinburgh", cards=cards("R")))
-    assert state.station_owners[europe.city_index["Edinburgh"]] == 0
+    assert state.station_owners[index_of(europe).city_index["Edinburgh"]] == 0
     assert state.players[0].stations == 2
     assert state.players[0].hand == cards("")
     assert state.discard[R] >= 1
@@ -786,7 +788,7 @@ def test_stations_of_a_finished_game_are_scored(europe: Ruleset) -> None:
         assert ps.bonuses["unbuilt_stations"] == 4 * (3 - len(built))
         for use in ps.stations:
             if use.route is not None:
-                assert use.route in europe.city_routes[use.city]
+                assert use.route in index_of(europe).city_routes[use.city]
                 assert state.owners[use.route] not in (-1, seat)
 
 
@@ -960,12 +962,15 @@ def test_random_games_end_and_conserve_cards(europe: Ruleset, players: int, seed
     def visit(state: GameState, legal: Any) -> None:
         nonlocal tunnels
         assert sum(card_totals(state)) == 110
-        assert card_totals(state) == europe.deck_counts
+        assert card_totals(state) == index_of(europe).deck_counts
         built = Counter(o for o in state.station_owners if o >= 0)
         for seat, p in enumerate(state.players):
             assert built[seat] + p.stations == 3
             assert (
-                p.trains + sum(europe.route_len[r] for r, o in enumerate(state.owners) if o == seat)
+                p.trains
+                + sum(
+                    index_of(europe).route_len[r] for r, o in enumerate(state.owners) if o == seat
+                )
                 == 45
             )
         if state.phase is Phase.TUNNEL:
@@ -984,7 +989,7 @@ def test_random_games_end_and_conserve_cards(europe: Ruleset, players: int, seed
         assert state.is_over
         visit(state, ())
         for r, owner in enumerate(state.owners):
-            twin = europe.route_twin[r]
+            twin = index_of(europe).route_twin[r]
             if owner >= 0 and twin >= 0:
                 assert state.owners[twin] != owner
                 if players < 4:
@@ -1006,8 +1011,8 @@ def test_random_games_tunnel_reveals_follow_the_rules(
     ):
         if not isinstance(action, ClaimRoute):
             continue
-        r = europe.route_index[action.route]
-        if not europe.route_tunnel[r]:
+        r = index_of(europe).route_index[action.route]
+        if not index_of(europe).route_tunnel[r]:
             continue
         claims += 1
         (shown,) = events_of(events, TunnelRevealed)

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 from attrs import evolve
-from helpers import (
+
+from ttr_core import ClaimRoute, DrawBlind, legal_actions
+from ttr_core.model.events import FinalRoundStarted, GameEnded
+from ttr_core.model.state import Phase
+from ttr_core.play.functional import apply
+from ttr_core.rules.graph import longest_trail
+from ttr_core.rules.index import index_of
+from ttr_core.testing.scenarios import (
     assert_illegal,
     cards,
     events_of,
@@ -15,12 +22,6 @@ from helpers import (
     step,
     with_player,
 )
-
-from ttr_core import ClaimRoute, DrawBlind, legal_actions
-from ttr_core.model.events import FinalRoundStarted, GameEnded
-from ttr_core.model.state import Phase
-from ttr_core.play.functional import apply
-from ttr_core.rules.graph import longest_trail
 
 RED, BLUE, GREEN = 0, 1, 2
 
@@ -171,12 +172,12 @@ def test_ex_u3_branch_and_separate_networks():
 
 
 def usa_track(rs, a, b, nth=0):
-    found = [r for r, t in enumerate(rs.routes) if set(t.cities) == {a, b}]
+    found = [r for r, t in enumerate(index_of(rs).routes) if set(t.cities) == {a, b}]
     return found[nth]
 
 
 def usa_claim(rs, a, b, pay, nth=0):
-    return ClaimRoute(route=rs.route_ids[usa_track(rs, a, b, nth)], cards=cards(pay))
+    return ClaimRoute(route=index_of(rs).route_ids[usa_track(rs, a, b, nth)], cards=cards(pay))
 
 
 def draw_two(rs, state):
@@ -212,7 +213,7 @@ def test_ex_u4_final_round_timing(usa):
     assert order == [GREEN, RED, BLUE]
     claims = [a for a in legal_actions(usa, state) if isinstance(a, ClaimRoute)]
     assert claims
-    assert {usa.route_len[usa.route_index[a.route]] for a in claims} == {1, 2}
+    assert {index_of(usa).route_len[index_of(usa).route_index[a.route]] for a in claims} == {1, 2}
     assert_illegal(usa, state, usa_claim(usa, "Chicago", "Pittsburgh", "LLL"), "CLAIM-7")
     state, events = step(usa, state, usa_claim(usa, "Denver", "Santa Fe", "RR"))
     assert state.is_over
@@ -224,9 +225,9 @@ def test_ex_u4_double_route_three_players(usa):
     """EX-U4 / DOUBLE-1 / DOUBLE-2 / USA-9: at 3 players Red's claim of one Kansas
     City-Omaha track closes the other for everyone."""
     first, second = (usa_track(usa, "Kansas City", "Omaha", n) for n in (0, 1))
-    assert usa.route_len[first] == usa.route_len[second] == 1
-    assert usa.route_color[first] == usa.route_color[second] == 8
-    assert usa.route_twin[first] == second
+    assert index_of(usa).route_len[first] == index_of(usa).route_len[second] == 1
+    assert index_of(usa).route_color[first] == index_of(usa).route_color[second] == 8
+    assert index_of(usa).route_twin[first] == second
     state = with_player(started(usa, 3, seed=22), RED, hand=cards("LL"))
     state, _ = step(usa, state, usa_claim(usa, "Kansas City", "Omaha", "L", 0))
     blue = with_player(state, BLUE, hand=cards("LLRR"))

@@ -16,6 +16,7 @@ from ttr_core import Ruleset
 from ttr_core.cli import main
 from ttr_core.model.mapdata import load_map_data, unstructure_map
 from ttr_core.rules.graph import components
+from ttr_core.rules.index import index_of
 from ttr_core.ruleset.core_plugin import CORE_OPTIONS
 from ttr_core.ruleset.editions import describe_editions, find_edition
 
@@ -71,11 +72,11 @@ def india() -> Ruleset:
 
 
 def pair(rs: Ruleset, r: int) -> frozenset[str]:
-    return frozenset(rs.routes[r].cities)
+    return frozenset(index_of(rs).routes[r].cities)
 
 
 def tracks_between(rs: Ruleset, a: str, b: str) -> list[int]:
-    return [r for r in range(len(rs.routes)) if pair(rs, r) == {a, b}]
+    return [r for r in range(len(index_of(rs).routes)) if pair(rs, r) == {a, b}]
 
 
 # -- the edition -----------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def test_ruleset_built_by_an_alias_with_the_core_options_only() -> None:
     assert rs.id == "india"
     assert rs.map.edition == "india"
     assert set(rs.options) == set(CORE_OPTIONS)
-    assert len(rs.routes) == TRACKS
+    assert len(index_of(rs).routes) == TRACKS
 
 
 # -- parameters and map (IN-1 to IN-12) --------------------------------------------------------
@@ -113,27 +114,27 @@ def test_in_1_players_trains_and_deck(india: Ruleset) -> None:
     assert p.players == (2, 4)
     assert p.trains == 45
     assert (p.stations, p.station_cost, p.unbuilt_station_points) == (0, (), 0)
-    assert len(india.train_deck) == 110
-    assert india.deck_counts == (12, 12, 12, 12, 12, 12, 12, 12, 14)
+    assert len(index_of(india).train_deck) == 110
+    assert index_of(india).deck_counts == (12, 12, 12, 12, 12, 12, 12, 12, 14)
     assert p.starting_hand == 4
 
 
 def test_in_2_cities_tracks_and_doubles(india: Ruleset) -> None:
     """IN-2: 39 cities and 108 tracks between 80 city pairs, 28 of them double routes
     whose two tracks have the same length and differ in colour unless both are gray."""
-    assert india.city_ids == tuple(CITIES)
-    assert len(india.routes) == TRACKS
+    assert index_of(india).city_ids == tuple(CITIES)
+    assert len(index_of(india).routes) == TRACKS
     assert len({pair(india, r) for r in range(TRACKS)}) == 80
-    doubled = [r for r in range(TRACKS) if india.route_twin[r] >= 0]
+    doubled = [r for r in range(TRACKS) if index_of(india).route_twin[r] >= 0]
     assert len(doubled) == 56
     assert len({pair(india, r) for r in doubled}) == 28
     for r in doubled:
-        twin = india.route_twin[r]
-        assert india.route_twin[twin] == r
+        twin = index_of(india).route_twin[r]
+        assert index_of(india).route_twin[twin] == r
         assert pair(india, twin) == pair(india, r)
-        assert india.route_len[twin] == india.route_len[r]
-        assert india.route_ferry[twin] == india.route_ferry[r]
-        colours = {india.routes[r].color, india.routes[twin].color}
+        assert index_of(india).route_len[twin] == index_of(india).route_len[r]
+        assert index_of(india).route_ferry[twin] == index_of(india).route_ferry[r]
+        colours = {index_of(india).routes[r].color, index_of(india).routes[twin].color}
         assert len(colours) == 2 or colours == {"gray"}
 
 
@@ -141,9 +142,9 @@ def test_in_2_and_in_7_ferries(india: Ruleset) -> None:
     """IN-2 / IN-7: 8 gray ferry tracks with 12 locomotive symbols, among them
     Calcutta-Madras of 8 spaces and 2 symbols; no tunnels (IN-9)."""
     ferries = Counter(
-        (pair(india, r), india.route_len[r], india.route_ferry[r])
+        (pair(india, r), index_of(india).route_len[r], index_of(india).route_ferry[r])
         for r in range(TRACKS)
-        if india.route_ferry[r]
+        if index_of(india).route_ferry[r]
     )
     assert ferries == {
         (frozenset(("Bombay", "Calicut")), 6, 2): 1,
@@ -152,17 +153,17 @@ def test_in_2_and_in_7_ferries(india: Ruleset) -> None:
         (frozenset(("Calcutta", "Madras")), 8, 2): 1,
         (frozenset(("Calicut", "Quilon")), 2, 1): 2,
     }
-    assert sum(india.route_ferry) == 12
-    assert all(t.color == "gray" for t in india.routes if t.ferry)
-    assert not any(india.route_tunnel)
+    assert sum(index_of(india).route_ferry) == 12
+    assert all(t.color == "gray" for t in index_of(india).routes if t.ferry)
+    assert not any(index_of(india).route_tunnel)
 
 
 def test_in_2_route_lengths_and_colours(india: Ruleset) -> None:
     """IN-2: lengths 1, 2, 3, 4, 6 and 8 (one track of 8, none of 5 or 7), 238 spaces,
     30 gray tracks."""
-    assert Counter(india.route_len) == {1: 31, 2: 47, 3: 17, 4: 9, 6: 3, 8: 1}
-    assert sum(india.route_len) == 238
-    assert Counter(t.color for t in india.routes) == {
+    assert Counter(index_of(india).route_len) == {1: 31, 2: 47, 3: 17, 4: 9, 6: 3, 8: 1}
+    assert sum(index_of(india).route_len) == 238
+    assert Counter(t.color for t in index_of(india).routes) == {
         "gray": 30,
         "pink": 10,
         "red": 10,
@@ -173,14 +174,14 @@ def test_in_2_route_lengths_and_colours(india: Ruleset) -> None:
         "orange": 9,
         "yellow": 9,
     }
-    (longest,) = [t for t in india.routes if t.length == 8]
+    (longest,) = [t for t in index_of(india).routes if t.length == 8]
     assert (set(longest.cities), longest.id) == ({"Calcutta", "Madras"}, 52)
 
 
 def test_in_2_every_city_is_reached_and_the_board_is_connected(india: Ruleset) -> None:
     """IN-2: each city has a track and the board is one network."""
-    assert all(india.city_routes[c] for c in range(39))
-    uf = components(39, zip(india.route_a, india.route_b, strict=True))
+    assert all(index_of(india).city_routes[c] for c in range(39))
+    uf = components(39, zip(index_of(india).route_a, index_of(india).route_b, strict=True))
     assert len({uf.find(c) for c in range(39)}) == 1
 
 
@@ -190,29 +191,29 @@ def test_city_names_as_printed(india: Ruleset) -> None:
     printed = {"Waltain": "Waltair", "Jarhat": "Jorhat", "Ratiam": "Ratlam"}
     printed |= {"Mormugau": "Mormugao", "Indur": "Indore"}
     for name, other in printed.items():
-        assert name in india.city_ids
-        assert other not in india.city_index
+        assert name in index_of(india).city_ids
+        assert other not in index_of(india).city_index
     assert not any(c.aliases or c.country for c in india.map.cities)
-    on_tickets = {city for t in india.tickets for city in (t.a, t.b)}
+    on_tickets = {city for t in index_of(india).tickets for city in (t.a, t.b)}
     assert set(printed) <= on_tickets
 
 
 def test_in_3_ticket_deck(india: Ruleset) -> None:
     """IN-3: 58 regular tickets worth 473 points, from 5 to 17."""
-    assert len(india.tickets) == 58
-    assert india.long_tickets == ()
-    assert {t.kind for t in india.tickets} == {"regular"}
-    points = [t.points or 0 for t in india.tickets]
+    assert len(index_of(india).tickets) == 58
+    assert index_of(india).long_tickets == ()
+    assert {t.kind for t in index_of(india).tickets} == {"regular"}
+    points = [t.points or 0 for t in index_of(india).tickets]
     assert sum(points) == 473
     assert Counter(points) == {5: 14, 6: 6, 7: 8, 8: 4, 9: 9, 10: 6, 11: 3, 12: 3, 13: 4, 17: 1}
-    (longest,) = [t for t in india.tickets if t.points == 17]
+    (longest,) = [t for t in index_of(india).tickets if t.points == 17]
     assert (longest.a, longest.b) == ("Peshawar", "Madras")
-    first, last = india.tickets[0], india.tickets[-1]
+    first, last = index_of(india).tickets[0], index_of(india).tickets[-1]
     assert (first.id, first.a, first.b, first.points) == (1, "Agra", "Jarhat", 8)
     assert (last.id, last.a, last.b, last.points) == (58, "Waltain", "Mangalore", 6)
-    for t in india.tickets:
-        assert t.a in india.city_ids and t.b in india.city_ids
-    assert len({frozenset((t.a, t.b)) for t in india.tickets}) == 58
+    for t in index_of(india).tickets:
+        assert t.a in index_of(india).city_ids and t.b in index_of(india).city_ids
+    assert len({frozenset((t.a, t.b)) for t in index_of(india).tickets}) == 58
 
 
 def test_in_4_and_in_5_ticket_deals(india: Ruleset) -> None:
@@ -226,7 +227,7 @@ def test_in_4_and_in_5_ticket_deals(india: Ruleset) -> None:
 def test_in_6_double_routes_with_four_players(india: Ruleset) -> None:
     """IN-6: both tracks of a double route are used only with 4 players, the maximum."""
     assert india.params.double_routes_min_players == 4 == india.params.players[1]
-    assert india.double_open_min == 4
+    assert index_of(india).double_open_min == 4
 
 
 def test_in_8_card_rules(india: Ruleset) -> None:
@@ -234,19 +235,22 @@ def test_in_8_card_rules(india: Ruleset) -> None:
     face-up locomotives flush the display, at most 3 times in a row."""
     p = india.params
     assert p.locomotives == "anywhere"
-    assert all(india.route_locos_ok)
-    assert p.face_up_locomotive == "whole_draw" and india.face_up_loco_whole_draw
+    assert all(index_of(india).route_locos_ok)
+    assert p.face_up_locomotive == "whole_draw" and index_of(india).face_up_loco_whole_draw
     assert (p.display.size, p.display.flush_locomotives, p.display.flush_repeats) == (5, 3, 3)
-    assert (p.ferry_groups, sum(t.card_groups for t in india.routes)) == (0, 0)
+    assert (p.ferry_groups, sum(t.card_groups for t in index_of(india).routes)) == (0, 0)
 
 
 def test_in_10_route_points(india: Ruleset) -> None:
     """IN-10: 1, 2, 4, 7, 15 and 21 points for 1, 2, 3, 4, 6 and 8 spaces."""
     assert dict(india.params.route_points) == {1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21}
     for r in range(TRACKS):
-        assert india.route_points[r] == india.params.route_points[india.route_len[r]]
+        assert (
+            index_of(india).route_points[r]
+            == india.params.route_points[index_of(india).route_len[r]]
+        )
     # 31 x 1 + 47 x 2 + 17 x 4 + 9 x 7 + 3 x 15 + 1 x 21
-    assert sum(india.route_points) == 322
+    assert sum(index_of(india).route_points) == 322
 
 
 def test_in_11_india_express(india: Ruleset) -> None:

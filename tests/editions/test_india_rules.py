@@ -16,19 +16,6 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from helpers import (
-    ScriptedChance,
-    arrange,
-    assert_illegal,
-    card_list,
-    card_totals,
-    cards,
-    events_of,
-    play_random,
-    started,
-    step,
-    with_player,
-)
 
 from ttr_core import Ruleset, SetupError, score_game
 from ttr_core.cli import main
@@ -38,7 +25,21 @@ from ttr_core.model.events import DisplayFlushed, Event, TicketsKept
 from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import apply, new_game
 from ttr_core.play.legal import legal_actions
-from ttr_core.rules.claims import payment_error
+from ttr_core.rules.index import index_of
+from ttr_core.rules.payments import payment_error
+from ttr_core.testing.invariants import card_totals
+from ttr_core.testing.play import play_random
+from ttr_core.testing.scenarios import (
+    ScriptedChance,
+    arrange,
+    assert_illegal,
+    card_list,
+    cards,
+    events_of,
+    started,
+    step,
+    with_player,
+)
 
 R = 0
 L = LOCO
@@ -58,17 +59,19 @@ def turn(rs: Ruleset, players: int = 2, seed: int = 7, **piles: Any) -> GameStat
 def real_track(rs: Ruleset, a: str, b: str, color: str | None = None) -> int:
     """Index of the real-map track between two cities (of one colour, for a double)."""
     (r,) = [
-        r for r, t in enumerate(rs.routes) if set(t.cities) == {a, b} and color in (None, t.color)
+        r
+        for r, t in enumerate(index_of(rs).routes)
+        if set(t.cities) == {a, b} and color in (None, t.color)
     ][:1]
     return r
 
 
 def claim(rs: Ruleset, r: int, pay: str) -> ClaimRoute:
-    return ClaimRoute(route=rs.route_ids[r], cards=cards(pay))
+    return ClaimRoute(route=index_of(rs).route_ids[r], cards=cards(pay))
 
 
 def ids(rs: Ruleset, tickets: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(rs.ticket_ids[t] for t in tickets)
+    return tuple(index_of(rs).ticket_ids[t] for t in tickets)
 
 
 # -- setup and tickets (IN-1, IN-4, IN-5) ----------------------------------------------------------
@@ -89,7 +92,7 @@ def test_in_1_and_in_4_setup(india: Ruleset, players: int) -> None:
         assert len(set(offered)) == 4 * players
         assert len(state.ticket_deck) == TICKETS - 4 * players
         assert sorted([*offered, *state.ticket_deck]) == list(range(TICKETS))
-        assert card_totals(state) == india.deck_counts
+        assert card_totals(state) == index_of(india).deck_counts
 
 
 def test_in_1_two_to_four_players(india: Ruleset) -> None:
@@ -209,14 +212,16 @@ def listed_payments(rs: Ruleset, state: GameState, r: int) -> set[tuple[int, ...
     return {
         a.cards
         for a in legal_actions(rs, state)
-        if isinstance(a, ClaimRoute) and a.route == rs.route_ids[r]
+        if isinstance(a, ClaimRoute) and a.route == index_of(rs).route_ids[r]
     }
 
 
 def all_payments(rs: Ruleset, r: int, hand: tuple[int, ...]) -> set[tuple[int, ...]]:
     """Every payment from ``hand`` that the payment rule accepts (brute force)."""
     out = set()
-    for combo in itertools.combinations_with_replacement(range(NUM_KINDS), rs.route_len[r]):
+    for combo in itertools.combinations_with_replacement(
+        range(NUM_KINDS), index_of(rs).route_len[r]
+    ):
         counts = tuple(combo.count(k) for k in range(NUM_KINDS))
         if all(counts[k] <= hand[k] for k in range(NUM_KINDS)) and (
             payment_error(rs, r, counts) is None
@@ -241,7 +246,7 @@ def test_in_7_ferry_payments(india: Ruleset, a: str, b: str, hand: str) -> None:
     listed = listed_payments(india, state, r)
     assert listed and listed == all_payments(india, r, cards(hand))
     for pay in listed:
-        assert pay[LOCO] >= india.route_ferry[r]
+        assert pay[LOCO] >= index_of(india).route_ferry[r]
         assert sum(1 for k in range(LOCO) if pay[k]) <= 1
 
 

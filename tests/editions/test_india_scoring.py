@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 import ttr_india
-from helpers import BASE_PARAMETERS, map_dict, play_random, position, score
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,6 +36,8 @@ from ttr_core.rules.scoring import (
 )
 from ttr_core.ruleset import editions as edition
 from ttr_core.ruleset.editions import InstalledEdition
+from ttr_core.testing.play import play_random
+from ttr_core.testing.scenarios import BASE_PARAMETERS, map_dict, position, score
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_POSITION = ROOT / "examples" / "positions" / "india.json"

@@ -17,6 +17,7 @@ from ttr_core import OptionError, Ruleset
 from ttr_core.cli import main
 from ttr_core.model.mapdata import load_map_data, unstructure_map
 from ttr_core.rules.graph import components
+from ttr_core.rules.index import index_of
 from ttr_core.ruleset.core_plugin import CORE_OPTIONS
 from ttr_core.ruleset.editions import describe_editions, find_edition
 
@@ -29,11 +30,11 @@ def nordic() -> Ruleset:
 
 
 def pair(rs: Ruleset, r: int) -> frozenset[str]:
-    return frozenset(rs.routes[r].cities)
+    return frozenset(index_of(rs).routes[r].cities)
 
 
 def tracks_between(rs: Ruleset, a: str, b: str) -> list[int]:
-    return [r for r in range(len(rs.routes)) if pair(rs, r) == {a, b}]
+    return [r for r in range(len(index_of(rs).routes)) if pair(rs, r) == {a, b}]
 
 
 # -- the edition -----------------------------------------------------------------------------
@@ -58,7 +59,7 @@ def test_ruleset_built_by_an_alias() -> None:
     rs = Ruleset.build("skandinavien")
     assert rs.id == "nordic"
     assert rs.map.edition == "nordic"
-    assert len(rs.routes) == TRACKS
+    assert len(index_of(rs).routes) == TRACKS
 
 
 # -- the option ------------------------------------------------------------------------------
@@ -117,36 +118,38 @@ def test_nc_1_players_and_trains(nordic: Ruleset) -> None:
 
 def test_nc_2_train_deck(nordic: Ruleset) -> None:
     """NC-2: the standard 110 cards, 12 of each colour and 14 locomotives."""
-    assert len(nordic.train_deck) == 110
-    assert nordic.deck_counts == (12, 12, 12, 12, 12, 12, 12, 12, 14)
+    assert len(index_of(nordic).train_deck) == 110
+    assert index_of(nordic).deck_counts == (12, 12, 12, 12, 12, 12, 12, 12, 14)
     assert nordic.params.starting_hand == 4
 
 
 def test_nc_3_cities_tracks_and_doubles(nordic: Ruleset) -> None:
     """NC-3: 39 cities and 81 tracks between 67 city pairs, 14 of them double routes."""
-    assert len(nordic.city_ids) == 39
-    assert len(nordic.routes) == TRACKS
+    assert len(index_of(nordic).city_ids) == 39
+    assert len(index_of(nordic).routes) == TRACKS
     assert len({pair(nordic, r) for r in range(TRACKS)}) == 67
-    doubled = [r for r in range(TRACKS) if nordic.route_twin[r] >= 0]
+    doubled = [r for r in range(TRACKS) if index_of(nordic).route_twin[r] >= 0]
     assert len(doubled) == 28
     assert len({pair(nordic, r) for r in doubled}) == 14
     for r in doubled:
-        twin = nordic.route_twin[r]
-        assert nordic.route_twin[twin] == r
+        twin = index_of(nordic).route_twin[r]
+        assert index_of(nordic).route_twin[twin] == r
         assert pair(nordic, twin) == pair(nordic, r)
 
 
 def test_nc_3_tunnels_and_ferries(nordic: Ruleset) -> None:
     """NC-3 / NC-10: 10 tunnels; 24 ferry tracks with 30 locomotive symbols, coloured or
     gray; no track is both."""
-    assert sum(nordic.route_tunnel) == 10
-    ferries = [r for r in range(TRACKS) if nordic.route_ferry[r]]
+    assert sum(index_of(nordic).route_tunnel) == 10
+    ferries = [r for r in range(TRACKS) if index_of(nordic).route_ferry[r]]
     assert len(ferries) == 24
-    assert sum(nordic.route_ferry) == 30
-    colours = Counter(nordic.routes[r].color for r in ferries)
+    assert sum(index_of(nordic).route_ferry) == 30
+    colours = Counter(index_of(nordic).routes[r].color for r in ferries)
     assert colours["gray"] == 4
     assert sum(colours.values()) - colours["gray"] == 20
-    assert Counter((nordic.route_len[r], nordic.route_ferry[r]) for r in ferries) == {
+    assert Counter(
+        (index_of(nordic).route_len[r], index_of(nordic).route_ferry[r]) for r in ferries
+    ) == {
         (1, 1): 2,
         (2, 1): 9,
         (3, 1): 6,
@@ -155,12 +158,16 @@ def test_nc_3_tunnels_and_ferries(nordic: Ruleset) -> None:
         (5, 2): 1,
         (6, 2): 1,
     }
-    assert not any(nordic.route_tunnel[r] and nordic.route_ferry[r] for r in range(TRACKS))
+    assert not any(
+        index_of(nordic).route_tunnel[r] and index_of(nordic).route_ferry[r] for r in range(TRACKS)
+    )
 
 
 def test_nc_3_the_tunnels(nordic: Ruleset) -> None:
     """NC-3: the ten tunnels, all in Norway and on its borders."""
-    tunnels = Counter((frozenset(t.cities), t.length, t.color) for t in nordic.routes if t.tunnel)
+    tunnels = Counter(
+        (frozenset(t.cities), t.length, t.color) for t in index_of(nordic).routes if t.tunnel
+    )
     assert tunnels == {
         (frozenset(("Åndalsnes", "Lillehammer")), 2, "yellow"): 1,
         (frozenset(("Bergen", "Oslo")), 4, "blue"): 1,
@@ -179,17 +186,21 @@ def test_nc_15_single_space_ferries(nordic: Ruleset) -> None:
     """NC-15: Århus-København and Vaasa-Umeå are gray 1-space ferries with 1 symbol."""
     for a, b in (("Århus", "København"), ("Vaasa", "Umeå")):
         (r,) = tracks_between(nordic, a, b)
-        assert (nordic.route_len[r], nordic.route_ferry[r]) == (1, 1)
-        assert nordic.routes[r].color == "gray"
-    ones = {pair(nordic, r) for r in range(TRACKS) if nordic.route_ferry[r] == nordic.route_len[r]}
+        assert (index_of(nordic).route_len[r], index_of(nordic).route_ferry[r]) == (1, 1)
+        assert index_of(nordic).routes[r].color == "gray"
+    ones = {
+        pair(nordic, r)
+        for r in range(TRACKS)
+        if index_of(nordic).route_ferry[r] == index_of(nordic).route_len[r]
+    }
     assert ones == {frozenset(("Århus", "København")), frozenset(("Vaasa", "Umeå"))}
 
 
 def test_nc_3_route_lengths_and_colours(nordic: Ruleset) -> None:
     """NC-3: lengths 1 to 6 and one 9; 207 spaces in all; 11 gray tracks."""
-    assert Counter(nordic.route_len) == {1: 17, 2: 28, 3: 20, 4: 11, 5: 3, 6: 1, 9: 1}
-    assert sum(nordic.route_len) == 207
-    assert Counter(t.color for t in nordic.routes) == {
+    assert Counter(index_of(nordic).route_len) == {1: 17, 2: 28, 3: 20, 4: 11, 5: 3, 6: 1, 9: 1}
+    assert sum(index_of(nordic).route_len) == 207
+    assert Counter(t.color for t in index_of(nordic).routes) == {
         "gray": 11,
         "pink": 10,
         "white": 9,
@@ -204,8 +215,8 @@ def test_nc_3_route_lengths_and_colours(nordic: Ruleset) -> None:
 
 def test_nc_3_every_city_is_reached_and_the_board_is_connected(nordic: Ruleset) -> None:
     """NC-3: each city has a track and the board is one network."""
-    assert all(nordic.city_routes[c] for c in range(39))
-    uf = components(39, zip(nordic.route_a, nordic.route_b, strict=True))
+    assert all(index_of(nordic).city_routes[c] for c in range(39))
+    uf = components(39, zip(index_of(nordic).route_a, index_of(nordic).route_b, strict=True))
     assert len({uf.find(c) for c in range(39)}) == 1
 
 
@@ -213,24 +224,24 @@ def test_city_names_and_the_one_alias(nordic: Ruleset) -> None:
     """The board's spellings are the ids; Mo I Rana is also found as Mo i Rana."""
     with_aliases = {c.id: c.aliases for c in nordic.map.cities if c.aliases}
     assert with_aliases == {"Mo I Rana": ("Mo i Rana",)}
-    assert nordic.city_index["Mo i Rana"] == nordic.city_index["Mo I Rana"]
+    assert index_of(nordic).city_index["Mo i Rana"] == index_of(nordic).city_index["Mo I Rana"]
     for name in ("København", "Tromsø", "Östersund", "Ålborg", "Århus", "Honningsvåg"):
-        assert name in nordic.city_ids
+        assert name in index_of(nordic).city_ids
     assert not any(c.country for c in nordic.map.cities)
 
 
 def test_nc_4_ticket_deck(nordic: Ruleset) -> None:
     """NC-4: 46 regular tickets worth 460 points, from 3 to 24."""
-    assert len(nordic.tickets) == 46
-    assert nordic.long_tickets == ()
-    assert {t.kind for t in nordic.tickets} == {"regular"}
-    points = [t.points or 0 for t in nordic.tickets]
+    assert len(index_of(nordic).tickets) == 46
+    assert index_of(nordic).long_tickets == ()
+    assert {t.kind for t in index_of(nordic).tickets} == {"regular"}
+    points = [t.points or 0 for t in index_of(nordic).tickets]
     assert sum(points) == 460
     assert (min(points), max(points)) == (3, 24)
-    (longest,) = [t for t in nordic.tickets if t.points == 24]
+    (longest,) = [t for t in index_of(nordic).tickets if t.points == 24]
     assert {longest.a, longest.b} == {"København", "Murmansk"}
-    for t in nordic.tickets:
-        assert t.a in nordic.city_ids and t.b in nordic.city_ids
+    for t in index_of(nordic).tickets:
+        assert t.a in index_of(nordic).city_ids and t.b in index_of(nordic).city_ids
 
 
 def test_nc_4_and_nc_5_ticket_deals(nordic: Ruleset) -> None:
@@ -244,19 +255,23 @@ def test_nc_4_and_nc_5_ticket_deals(nordic: Ruleset) -> None:
 def test_nc_6_double_routes_from_three_players(nordic: Ruleset) -> None:
     """NC-6: both tracks of a double route are used from 3 players."""
     assert nordic.params.double_routes_min_players == 3
-    assert nordic.double_open_min == 3
+    assert index_of(nordic).double_open_min == 3
 
 
 def test_nc_6_the_three_uneven_double_routes(nordic: Ruleset) -> None:
     """NC-6: exactly three double routes have tracks of different length or type."""
 
     def kind(r: int) -> tuple[int, bool, int]:
-        return (nordic.route_len[r], nordic.route_tunnel[r], nordic.route_ferry[r])
+        return (
+            index_of(nordic).route_len[r],
+            index_of(nordic).route_tunnel[r],
+            index_of(nordic).route_ferry[r],
+        )
 
     uneven = {
         pair(nordic, r)
         for r in range(TRACKS)
-        if nordic.route_twin[r] >= 0 and kind(r) != kind(nordic.route_twin[r])
+        if index_of(nordic).route_twin[r] >= 0 and kind(r) != kind(index_of(nordic).route_twin[r])
     }
     assert uneven == {
         frozenset(("Helsinki", "Stockholm")),
@@ -264,7 +279,7 @@ def test_nc_6_the_three_uneven_double_routes(nordic: Ruleset) -> None:
         frozenset(("Mo I Rana", "Trondheim")),
     }
     shapes = {
-        frozenset((*kind(r), nordic.routes[r].color) for r in tracks_between(nordic, *p))
+        frozenset((*kind(r), index_of(nordic).routes[r].color) for r in tracks_between(nordic, *p))
         for p in (
             ("Helsinki", "Stockholm"),
             ("Kristiansand", "Stavanger"),
@@ -283,22 +298,24 @@ def test_nc_7_and_nc_8_display_rules(nordic: Ruleset) -> None:
     flushes."""
     p = nordic.params
     assert p.face_up_locomotive == "ordinary"
-    assert nordic.face_up_loco_whole_draw is False
+    assert index_of(nordic).face_up_loco_whole_draw is False
     assert (p.display.size, p.display.flush_locomotives) == (5, None)
-    assert nordic.flush_at is None
+    assert index_of(nordic).flush_at is None
 
 
 def test_nc_9_locomotives_only_on_tunnels_and_ferries(nordic: Ruleset) -> None:
     """NC-9 / MURMANSK-3: single locomotives are accepted on the 34 tunnels and ferries and
     nowhere else, not on Murmansk-Lieksa either."""
     assert nordic.params.locomotives == "tunnels_and_ferries"
-    allowed = [r for r in range(TRACKS) if nordic.route_locos_ok[r]]
+    allowed = [r for r in range(TRACKS) if index_of(nordic).route_locos_ok[r]]
     assert len(allowed) == 34
     assert allowed == [
-        r for r in range(TRACKS) if nordic.route_tunnel[r] or nordic.route_ferry[r] > 0
+        r
+        for r in range(TRACKS)
+        if index_of(nordic).route_tunnel[r] or index_of(nordic).route_ferry[r] > 0
     ]
     (murmansk,) = tracks_between(nordic, "Murmansk", "Lieksa")
-    assert not nordic.route_locos_ok[murmansk]
+    assert not index_of(nordic).route_locos_ok[murmansk]
 
 
 def test_nc_11_and_nc_16_tunnel_and_ferry_parameters(nordic: Ruleset) -> None:
@@ -312,9 +329,12 @@ def test_nc_17_route_points(nordic: Ruleset) -> None:
     """NC-17: 1, 2, 4, 7, 10 and 15 points for 1 to 6 spaces, 27 for 9."""
     assert dict(nordic.params.route_points) == {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 9: 27}
     for r in range(TRACKS):
-        assert nordic.route_points[r] == nordic.params.route_points[nordic.route_len[r]]
+        assert (
+            index_of(nordic).route_points[r]
+            == nordic.params.route_points[index_of(nordic).route_len[r]]
+        )
     # 17 x 1 + 28 x 2 + 20 x 4 + 11 x 7 + 3 x 10 + 1 x 15 + 1 x 27
-    assert sum(nordic.route_points) == 302
+    assert sum(index_of(nordic).route_points) == 302
 
 
 def test_nc_18_no_longest_path_bonus(nordic: Ruleset) -> None:
@@ -333,19 +353,19 @@ def test_nc_19_tie_breakers(nordic: Ruleset) -> None:
 def test_murmansk_1_the_nine_space_route(nordic: Ruleset) -> None:
     """MURMANSK-1: Murmansk-Lieksa (track 53) is gray, 9 spaces, 27 points, the only track
     of its length, and neither a tunnel nor a ferry."""
-    (r,) = [r for r in range(TRACKS) if nordic.route_len[r] == 9]
-    track = nordic.routes[r]
+    (r,) = [r for r in range(TRACKS) if index_of(nordic).route_len[r] == 9]
+    track = index_of(nordic).routes[r]
     assert track.id == 53
     assert set(track.cities) == {"Murmansk", "Lieksa"}
     assert track.color == "gray"
-    assert nordic.route_points[r] == 27
+    assert index_of(nordic).route_points[r] == 27
     assert (track.tunnel, track.ferry, track.parallel) == (False, 0, None)
 
 
 def test_murmansk_2_groups_of_four_on_that_track_only(nordic: Ruleset) -> None:
     """MURMANSK-2: Murmansk-Lieksa declares groups of 4 cards, and no other track declares
     card groups."""
-    groups = {t.id: t.card_groups for t in nordic.routes if t.card_groups}
+    groups = {t.id: t.card_groups for t in index_of(nordic).routes if t.card_groups}
     assert groups == {53: 4}
 
 

@@ -16,17 +16,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from helpers import (
-    arrange,
-    assert_illegal,
-    card_list,
-    cards,
-    claimed,
-    events_of,
-    started,
-    step,
-    with_player,
-)
 
 from ttr_core import IllegalActionError, Ruleset, claim_actions
 from ttr_core.cli import main
@@ -55,9 +44,21 @@ from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import apply
 from ttr_core.play.game import Game
 from ttr_core.play.legal import legal_actions
-from ttr_core.rules.card_groups import fits, route_shape
+from ttr_core.rules.index import index_of
+from ttr_core.rules.payments import fits, route_shape
 from ttr_core.rules.views import CardChoiceView, redact, view_of
 from ttr_core.testing import play_game
+from ttr_core.testing.scenarios import (
+    arrange,
+    assert_illegal,
+    card_list,
+    cards,
+    claimed,
+    events_of,
+    started,
+    step,
+    with_player,
+)
 
 R, ORANGE, Y, G, B, P, K, W, L = range(9)
 
@@ -142,7 +143,7 @@ def real_id(
     first of two identical tracks if ``twins``)."""
     found = [
         t.id
-        for t in rs.routes
+        for t in index_of(rs).routes
         if set(t.cities) == {a, b}
         and (t.length, t.color, t.ferry, t.tunnel, t.card_groups or 0)
         == (length, color, ferry, tunnel, card_groups)
@@ -214,7 +215,7 @@ def assert_claimed(
     assert new.trains == old.trains - trains
     assert new.score == old.score + points
     assert after.discard == plus(before.discard, pay, revealed)
-    assert after.owners[rs.route_index[route]] == p
+    assert after.owners[index_of(rs).route_index[route]] == p
     assert after.phase is Phase.TURN
     assert after.choice is None
     assert after.current == (p + 1) % len(after.players)
@@ -243,11 +244,15 @@ def plain_claims(rs: Ruleset, state: GameState, route: int) -> list[tuple[int, .
 def test_ex_n3_the_ferry_is_red_6_spaces_2_symbols(nordic: Ruleset) -> None:
     """EX-N3: the Mo i Rana-Trondheim pair is a red 6-space ferry with 2 symbols and a
     green 5-space tunnel."""
-    r = nordic.route_index[mo_ferry(nordic)]
-    assert (nordic.route_len[r], nordic.route_color[r], nordic.route_ferry[r]) == (6, R, 2)
-    assert not nordic.route_tunnel[r]
-    assert nordic.route_twin[r] == nordic.route_index[mo_tunnel(nordic)]
-    assert nordic.route_points[r] == 15
+    r = index_of(nordic).route_index[mo_ferry(nordic)]
+    assert (
+        index_of(nordic).route_len[r],
+        index_of(nordic).route_color[r],
+        index_of(nordic).route_ferry[r],
+    ) == (6, R, 2)
+    assert not index_of(nordic).route_tunnel[r]
+    assert index_of(nordic).route_twin[r] == index_of(nordic).route_index[mo_tunnel(nordic)]
+    assert index_of(nordic).route_points[r] == 15
 
 
 @pytest.mark.parametrize("pay", ["RRRRLL", "RRRLLL", "LLLLLL"])
@@ -438,10 +443,12 @@ def test_nc_16_no_tunnel_is_offered_a_claim_with_groups(nordic: Ruleset) -> None
     Murmansk-Lieksa only, never for a tunnel or a plain route."""
     state = at_turn(nordic, (3,) * NUM_KINDS)
     routes = {a.route for a in legal_actions(nordic, state) if isinstance(a, ClaimWithGroups)}
-    expected = {t.id for t in nordic.routes if (t.ferry and not t.tunnel) or t.card_groups}
+    expected = {
+        t.id for t in index_of(nordic).routes if (t.ferry and not t.tunnel) or t.card_groups
+    }
     assert len(expected) == 24 + 1
     assert routes == expected
-    for t in nordic.routes:
+    for t in index_of(nordic).routes:
         if t.tunnel:
             assert_illegal(nordic, state, ClaimWithGroups(route=t.id, groups=1), "GROUP-1")
 
@@ -610,7 +617,7 @@ def test_group_1_track_must_be_claimable(nordic: Ruleset) -> None:
     state = at_turn(nordic, hand)
     p = state.current
     assert group_claims(nordic, state, ferry) == [1, 2, 3, 4]
-    taken = claimed(nordic, state, {nordic.route_index[ferry]: (p + 1) % 3})
+    taken = claimed(nordic, state, {index_of(nordic).route_index[ferry]: (p + 1) % 3})
     assert group_claims(nordic, taken, ferry) == []
     assert_illegal(nordic, taken, ClaimWithGroups(route=ferry, groups=1), "CLAIM-8")
     # DOUBLE-1: the player claims the green tunnel, then it is their turn again.
@@ -618,7 +625,7 @@ def test_group_1_track_must_be_claimable(nordic: Ruleset) -> None:
     own = arrange(own, deck=[R, R, Y, *own.deck[own.deck_pos :]])  # the reveal matches nothing
     own, _ = step(nordic, own, ClaimRoute(route=tunnel, cards=cards("GGGGG")))
     own = arrange(own, current=p)
-    assert own.owners[nordic.route_index[tunnel]] == p
+    assert own.owners[index_of(nordic).route_index[tunnel]] == p
     assert group_claims(nordic, own, ferry) == []
     assert_illegal(nordic, own, ClaimWithGroups(route=ferry, groups=1), "DOUBLE-1")
     # DOUBLE-2: with 2 players a claim with groups closes the parallel track.
@@ -738,9 +745,12 @@ def test_group_3_every_listed_choice_leads_to_a_valid_payment(nordic: Ruleset, w
     else:
         route, rule, hand, walks = murmansk(nordic), MURMANSK_RULE, (5,) * NUM_KINDS, 60
     state = at_turn(nordic, hand)
-    shape = route_shape(nordic, nordic.route_index[route])
+    shape = route_shape(nordic, index_of(nordic).route_index[route])
     only = arrange(
-        state, free=tuple(tuple(r for r in f if nordic.route_ids[r] == route) for f in state.free)
+        state,
+        free=tuple(
+            tuple(r for r in f if index_of(nordic).route_ids[r] == route) for f in state.free
+        ),
     )
     chooser = random.Random(20240607)
     seen: set[int] = set()

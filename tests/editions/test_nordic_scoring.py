@@ -17,16 +17,18 @@ from typing import Any
 
 import pytest
 import ttr_nordic
-from helpers import BASE_PARAMETERS, map_dict, play_random, position, score
 
 from ttr_core import EditionInfo, PositionError, Ruleset, hookimpl, score_game
 from ttr_core.cli import main
 from ttr_core.formats.position import parse_position, position_to_json, read_position
 from ttr_core.model.mapdata import MapData, structure_map
 from ttr_core.plugin import ScoringContext
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import position_of, score_position, scoresheet_json, scoring_context
 from ttr_core.ruleset import editions as edition
 from ttr_core.ruleset.editions import InstalledEdition
+from ttr_core.testing.play import play_random
+from ttr_core.testing.scenarios import BASE_PARAMETERS, map_dict, position, score
 
 NORDIC_PARAMETERS: dict[str, Any] = {
     **BASE_PARAMETERS,
@@ -129,7 +131,8 @@ def install(monkeypatch: pytest.MonkeyPatch, rs: Ruleset) -> None:
 
 
 def fixture_json(players: Holdings) -> dict[str, Any]:
-    """The ``ttr score`` input for holdings written as for :func:`helpers.position`."""
+    """The ``ttr score`` input for holdings written as for
+    :func:`ttr_core.testing.scenarios.position`."""
     return {
         "edition": "nordfix",
         "players": [
@@ -380,7 +383,7 @@ def test_real_map_position_matches_the_library(nordic: Ruleset) -> None:
     assert rs.id == "nordic"
     sheet = scoresheet_json(rs, score_position(rs, pos))
     assert [p["total"] for p in sheet["players"]] == [62, 51]
-    murmansk = nordic.route_index[53]
+    murmansk = index_of(nordic).route_index[53]
     assert murmansk in pos.players[0].routes
 
 
@@ -638,7 +641,9 @@ def test_nc_6_uneven_double_with_three_players(nordic: Ruleset) -> None:
     )
     sheet = score_position(nordic, pos)
     assert [p.route_points for p in sheet.players] == [10, 15, 0]
-    assert [nordic.routes[r].id for r in (*pos.players[0].routes, *pos.players[1].routes)] == [
+    assert [
+        index_of(nordic).routes[r].id for r in (*pos.players[0].routes, *pos.players[1].routes)
+    ] == [
         55,
         56,
     ]
@@ -682,7 +687,7 @@ def test_nc_1_at_most_three_players_and_forty_trains(nordic: Ruleset) -> None:
         parse_position(nordic, nordic_position(player("Ann", too_many)))
     all_forty = [*long_routes, {"a": "Oulu", "b": "Vaasa"}]
     pos = parse_position(nordic, nordic_position(player("Ann", all_forty)))
-    assert sum(nordic.route_len[r] for r in pos.players[0].routes) == 40
+    assert sum(index_of(nordic).route_len[r] for r in pos.players[0].routes) == 40
 
 
 def test_finished_game_is_a_valid_score_input(nordic: Ruleset) -> None:

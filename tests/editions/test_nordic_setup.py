@@ -14,19 +14,6 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from helpers import (
-    ScriptedChance,
-    arrange,
-    assert_illegal,
-    card_list,
-    card_totals,
-    cards,
-    events_of,
-    random_game_states,
-    started,
-    step,
-    with_player,
-)
 
 from ttr_core import Ruleset, SetupError
 from ttr_core.model.actions import ClaimRoute, DrawBlind, DrawTickets, KeepTickets, TakeFaceUp
@@ -35,6 +22,20 @@ from ttr_core.model.events import DisplayFlushed, Event, FaceUpTaken, TicketsDea
 from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import apply, new_game
 from ttr_core.play.legal import legal_actions
+from ttr_core.rules.index import index_of
+from ttr_core.testing.invariants import card_totals
+from ttr_core.testing.play import random_game_states
+from ttr_core.testing.scenarios import (
+    ScriptedChance,
+    arrange,
+    assert_illegal,
+    card_list,
+    cards,
+    events_of,
+    started,
+    step,
+    with_player,
+)
 
 R, Y, G, B, W = 0, 2, 3, 4, 7
 L = LOCO
@@ -54,16 +55,18 @@ def turn(rs: Ruleset, players: int = 2, seed: int = 7, **piles: Any) -> GameStat
 
 def real_track(rs: Ruleset, a: str, b: str, color: str) -> int:
     """Index of the real-map track of one colour between two cities."""
-    (r,) = [r for r, t in enumerate(rs.routes) if set(t.cities) == {a, b} and t.color == color]
+    (r,) = [
+        r for r, t in enumerate(index_of(rs).routes) if set(t.cities) == {a, b} and t.color == color
+    ]
     return r
 
 
 def claim(rs: Ruleset, r: int, pay: str) -> ClaimRoute:
-    return ClaimRoute(route=rs.route_ids[r], cards=cards(pay))
+    return ClaimRoute(route=index_of(rs).route_ids[r], cards=cards(pay))
 
 
 def ids(rs: Ruleset, tickets: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(rs.ticket_ids[t] for t in tickets)
+    return tuple(index_of(rs).ticket_ids[t] for t in tickets)
 
 
 # -- setup (NC-1, NC-4) ----------------------------------------------------------------------
@@ -84,7 +87,7 @@ def test_nc_1_trains_cards_and_opening_deal(nordic: Ruleset, players: int) -> No
         assert len(set(offered)) == 5 * players
         assert len(state.ticket_deck) == TICKETS - 5 * players
         assert sorted([*offered, *state.ticket_deck]) == list(range(TICKETS))
-        assert card_totals(state) == nordic.deck_counts
+        assert card_totals(state) == index_of(nordic).deck_counts
 
 
 def test_nc_1_no_more_than_three_players(nordic: Ruleset) -> None:
@@ -251,8 +254,8 @@ def kristiansand_stavanger(rs: Ruleset) -> tuple[int, int]:
     """The uneven pair: a green 2-space tunnel and an orange 3-space ferry with 1 symbol."""
     tunnel = real_track(rs, "Kristiansand", "Stavanger", "green")
     ferry = real_track(rs, "Kristiansand", "Stavanger", "orange")
-    assert (rs.route_len[tunnel], rs.route_tunnel[tunnel]) == (2, True)
-    assert (rs.route_len[ferry], rs.route_ferry[ferry]) == (3, 1)
+    assert (index_of(rs).route_len[tunnel], index_of(rs).route_tunnel[tunnel]) == (2, True)
+    assert (index_of(rs).route_len[ferry], index_of(rs).route_ferry[ferry]) == (3, 1)
     return tunnel, ferry
 
 
@@ -273,7 +276,7 @@ def test_nc_6_uneven_double_closed_with_two_players(nordic: Ruleset) -> None:
     state = with_player(state, 1, hand=cards("OOOL"))
     assert_illegal(nordic, state, claim(nordic, ferry, "OOL"), "DOUBLE-2")
     assert not any(
-        isinstance(a, ClaimRoute) and a.route == nordic.route_ids[ferry]
+        isinstance(a, ClaimRoute) and a.route == index_of(nordic).route_ids[ferry]
         for a in legal_actions(nordic, state)
     )
 
@@ -344,7 +347,7 @@ def test_nc_8_no_flush_at_setup(nordic: Ruleset) -> None:
     assert state.display == (L, L, L, L, L)
     assert events_of(events, DisplayFlushed) == []
     assert state.discard == cards("")
-    assert card_totals(state) == nordic.deck_counts
+    assert card_totals(state) == index_of(nordic).deck_counts
 
 
 def test_nc_8_random_games_never_flush(nordic: Ruleset) -> None:

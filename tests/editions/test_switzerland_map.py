@@ -13,6 +13,7 @@ import pytest
 from ttr_core import Ruleset, installed_editions
 from ttr_core.model.errors import MapDataError
 from ttr_core.model.mapdata import structure_map, unstructure_map
+from ttr_core.rules.index import index_of
 
 COUNTRIES = {"France": 4, "Deutschland": 5, "Österreich": 3, "Italia": 5}
 """Border arrows per country (COUNTRY-1)."""
@@ -67,12 +68,12 @@ def test_ch_2_tracks_doubles_tunnels_lengths(ch: Ruleset) -> None:
 def test_country_1_country_3_each_arrow_ends_one_track(ch: Ruleset) -> None:
     """COUNTRY-1, COUNTRY-3: every arrow ends exactly one track, whose other end is a Swiss
     city: arrows are never linked, so no path crosses a country."""
-    for c, country in enumerate(ch.city_country):
+    for c, country in enumerate(index_of(ch).city_country):
         if country is None:
             continue
-        (r,) = ch.city_routes[c]
-        other = ch.route_b[r] if ch.route_a[r] == c else ch.route_a[r]
-        assert ch.city_country[other] is None
+        (r,) = index_of(ch).city_routes[c]
+        other = index_of(ch).route_b[r] if index_of(ch).route_a[r] == c else index_of(ch).route_a[r]
+        assert index_of(ch).city_country[other] is None
 
 
 def test_ch_8_country_4_ticket_deck(ch: Ruleset) -> None:
@@ -105,10 +106,10 @@ def test_country_names_and_aliases(ch: Ruleset) -> None:
         ("Germany", "Deutschland"),
         ("Austria", "Österreich"),
     ):
-        assert ch.country_id[alias] == country
-        assert ch.place_cities(alias) == ch.country_arrows[country]
+        assert index_of(ch).country_id[alias] == country
+        assert ch.place_cities(alias) == index_of(ch).country_arrows[country]
     assert len(ch.place_cities("Italien")) == 5
-    assert ch.place_cities("Bern") == (ch.city_index["Bern"],)
+    assert ch.place_cities("Bern") == (index_of(ch).city_index["Bern"],)
     assert ch.place_cities("Atlantis") == ()
 
 

@@ -14,18 +14,6 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from helpers import (
-    arrange,
-    assert_illegal,
-    card_list,
-    card_totals,
-    cards,
-    events_of,
-    play_random,
-    started,
-    step,
-    with_player,
-)
 
 from ttr_core import Ruleset, SetupError, score_game
 from ttr_core.model.actions import (
@@ -42,6 +30,19 @@ from ttr_core.model.events import DisplayFlushed, Event, TicketsKept, TunnelReve
 from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import apply, new_game
 from ttr_core.play.legal import legal_actions
+from ttr_core.rules.index import index_of
+from ttr_core.testing.invariants import card_totals
+from ttr_core.testing.play import play_random
+from ttr_core.testing.scenarios import (
+    arrange,
+    assert_illegal,
+    card_list,
+    cards,
+    events_of,
+    started,
+    step,
+    with_player,
+)
 
 R, G, B, W, L = 0, 3, 4, 7, LOCO
 TICKETS = 46
@@ -66,7 +67,7 @@ def turn(rs: Ruleset, players: int = 2, seed: int = 7, **piles: Any) -> GameStat
 
 
 def ids(rs: Ruleset, tickets: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(rs.ticket_ids[t] for t in tickets)
+    return tuple(index_of(rs).ticket_ids[t] for t in tickets)
 
 
 def claims(rs: Ruleset, state: GameState, route: int) -> set[tuple[int, ...]]:
@@ -84,7 +85,7 @@ def test_track_constants(ch: Ruleset) -> None:
         (GRAY_2, {"St. Gallen", "Deutschland 5"}, 2, "gray", False),
         (GRAY_2_TUNNEL, {"Martigny", "France 1"}, 2, "gray", True),
     ):
-        t = ch.routes[ch.route_index[route]]
+        t = index_of(ch).routes[index_of(ch).route_index[route]]
         assert (set(t.cities), t.length, t.color, t.tunnel) == (cities, length, color, tunnel)
 
 
@@ -102,7 +103,7 @@ def test_ch_1_ch_9_setup(ch: Ruleset, players: int) -> None:
     assert [len(o) for o in state.offers] == [5] * players
     offered = [t for o in state.offers for t in o]
     assert sorted([*offered, *state.ticket_deck]) == list(range(TICKETS))
-    assert card_totals(state) == ch.deck_counts and sum(ch.deck_counts) == 110
+    assert card_totals(state) == index_of(ch).deck_counts and sum(index_of(ch).deck_counts) == 110
 
 
 def test_ch_1_two_or_three_players(ch: Ruleset) -> None:
@@ -183,7 +184,10 @@ def test_ch_3_three_players_both_tracks_open(ch: Ruleset) -> None:
     assert_illegal(ch, again, ClaimRoute(route=5, cards=cards("P")), "DOUBLE-1")
     state = with_player(state, 1, hand=cards("P"))
     state, _ = step(ch, state, ClaimRoute(route=5, cards=cards("P")))
-    assert (state.owners[ch.route_index[4]], state.owners[ch.route_index[5]]) == (0, 1)
+    assert (
+        state.owners[index_of(ch).route_index[4]],
+        state.owners[index_of(ch).route_index[5]],
+    ) == (0, 1)
 
 
 # -- locomotives only on tunnels (CH-4, CH-7, EX-S4) ------------------------------------------
@@ -220,7 +224,7 @@ def test_ch_4_no_ordinary_route_ever_lists_a_locomotive(ch: Ruleset) -> None:
     """CH-4: with every card in hand, no listed claim of a track that is not a tunnel
     holds a locomotive, and some tunnel claims do."""
     state = with_player(turn(ch), 0, hand=(6,) * 9)
-    tunnels = {t.id for t in ch.routes if t.tunnel}
+    tunnels = {t.id for t in index_of(ch).routes if t.tunnel}
     listed = [a for a in legal_actions(ch, state) if isinstance(a, ClaimRoute)]
     assert all(a.cards[L] == 0 for a in listed if a.route not in tunnels)
     assert {a.route for a in listed if a.cards[L]} == tunnels
@@ -242,7 +246,7 @@ def test_ex_s4_ch_7_tunnel_extra_cards_in_colour_or_locomotives(ch: Ruleset) -> 
     }
     assert_illegal(ch, state, PayTunnel(cards=cards("RG")), "TUNNEL-6")
     state, _ = step(ch, state, PayTunnel(cards=cards("LL")))
-    assert state.owners[ch.route_index[RED_3_TUNNEL]] == 0
+    assert state.owners[index_of(ch).route_index[RED_3_TUNNEL]] == 0
     assert state.players[0].hand == cards("RR") and state.players[0].score == 4
 
 
@@ -287,7 +291,7 @@ def test_ch_5_face_up_locomotive_as_second_card(ch: Ruleset) -> None:
 def test_ch_6_ch_5_flush_between_two_ordinary_picks(ch: Ruleset) -> None:
     """CH-6 with CH-5: the refill after the first pick shows a third locomotive, so the
     display is flushed; the player still takes a second card, a locomotive if shown."""
-    assert ch.params.display.flush_locomotives == 3 and not ch.face_up_loco_whole_draw
+    assert ch.params.display.flush_locomotives == 3 and not index_of(ch).face_up_loco_whole_draw
     state = turn(ch, display=[L, L, R, G, B], deck=card_list("L" + "WWWLW" + "RRRR"))
     state, events = step(ch, state, TakeFaceUp(card=R))
     assert len(events_of(events, DisplayFlushed)) == 1
@@ -316,7 +320,9 @@ def test_random_games_end_normally(ch: Ruleset, players: int) -> None:
         sheet = score_game(ch, state)
         assert [len(p.tickets) for p in sheet.players] == [len(p.tickets) for p in state.players]
         kinds = {
-            ch.tickets[ch.ticket_index[r.ticket]].kind for p in sheet.players for r in p.tickets
+            index_of(ch).tickets[index_of(ch).ticket_index[r.ticket]].kind
+            for p in sheet.players
+            for r in p.tickets
         }
         assert kinds <= {"regular", "country"}
 

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BASE_PARAMETERS, FixtureEdition
 
 from ttr_core import PositionError, Ruleset
 from ttr_core.cli import main
 from ttr_core.formats.position import parse_position, position_to_json
 from ttr_core.model.mapdata import structure_map
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import (
     PlayerPosition,
     Position,
@@ -32,6 +32,7 @@ from ttr_core.ruleset import editions as edition
 from ttr_core.ruleset.editions import InstalledEdition
 from ttr_core.testing.invariants import check_end, check_position
 from ttr_core.testing.play import play_game
+from ttr_core.testing.scenarios import BASE_PARAMETERS, FixtureEdition
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_POSITION = ROOT / "examples" / "positions" / "switzerland.json"
@@ -125,8 +126,8 @@ def holding(rs: Ruleset, name: str, tracks: list[int], tickets: list[int]) -> Pl
     """A player holding tracks and tickets given by their ids."""
     return PlayerPosition(
         name=name,
-        routes=tuple(rs.route_index[r] for r in tracks),
-        tickets=tuple(rs.ticket_index[t] for t in tickets),
+        routes=tuple(index_of(rs).route_index[r] for r in tracks),
+        tickets=tuple(index_of(rs).ticket_index[t] for t in tickets),
     )
 
 
@@ -461,7 +462,7 @@ def test_beta_epsilon_position_must_tell_the_tickets_apart() -> None:
         by_points = parse_position(rs, one_player([{"a": a, "b": b, "points": 11}]))
         by_id = parse_position(rs, one_player([{"a": a, "b": b, "id": 2}]))
         assert by_points == by_id
-        assert [rs.ticket_ids[t] for t in by_id.players[0].tickets] == [2]
+        assert [index_of(rs).ticket_ids[t] for t in by_id.players[0].tickets] == [2]
     with pytest.raises(PositionError, match=r"tickets\[0\]\.id: ticket 3 is not Beta-Epsilon"):
         parse_position(rs, one_player([{"a": "Beta", "b": "Epsilon", "id": 3}]))
     with pytest.raises(PositionError, match=r"\.points: no ticket Beta-Epsilon worth 7"):
@@ -480,11 +481,11 @@ def test_identical_copies_are_interchangeable() -> None:
     order; an id reserves its copy first; a third is one too many."""
     rs = letters(BETA_EPSILON)
     pos = parse_position(rs, one_player([{"a": "Alpha", "b": "Beta"}, {"a": "Beta", "b": "Alpha"}]))
-    assert [rs.ticket_ids[t] for t in pos.players[0].tickets] == [3, 4]
+    assert [index_of(rs).ticket_ids[t] for t in pos.players[0].tickets] == [3, 4]
     pos = parse_position(
         rs, one_player([{"a": "Alpha", "b": "Beta"}, {"a": "Beta", "b": "Alpha", "id": 3}])
     )
-    assert [rs.ticket_ids[t] for t in pos.players[0].tickets] == [4, 3]
+    assert [index_of(rs).ticket_ids[t] for t in pos.players[0].tickets] == [4, 3]
     three = one_player([{"a": "Alpha", "b": "Beta"}] * 3)
     with pytest.raises(PositionError, match="held 3 times, but the deck has 2 cards"):
         parse_position(rs, three)
@@ -510,7 +511,9 @@ def test_equal_points_finished_games_pass_the_end_check(monkeypatch: pytest.Monk
     for seed in range(8):
         game = play_game(rs, 2, seed)
         check_end(game)
-        held_second += sum(rs.ticket_ids[t] == 2 for p in game.state.players for t in p.tickets)
+        held_second += sum(
+            index_of(rs).ticket_ids[t] == 2 for p in game.state.players for t in p.tickets
+        )
     assert held_second > 0
 
 
@@ -522,7 +525,7 @@ def test_doubled_swiss_country_cards(ch: Ruleset) -> None:
     def held(*tickets: dict[str, Any]) -> list[list[int]]:
         players = [{"name": f"P{i}", "routes": [], "tickets": [t]} for i, t in enumerate(tickets)]
         pos = parse_position(ch, {"edition": "schweiz", "players": players})
-        return [[ch.ticket_ids[t] for t in p.tickets] for p in pos.players]
+        return [[index_of(ch).ticket_ids[t] for t in p.tickets] for p in pos.players]
 
     assert held(card, {**card, "a": "Frankreich"}) == [[1], [43]]
     assert held(card, {**card, "id": 1}) == [[43], [1]]

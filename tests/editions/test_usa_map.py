@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import started
 
 from ttr_core import BuildStation, legal_actions
 from ttr_core.rules.graph import components
+from ttr_core.rules.index import index_of
+from ttr_core.testing.scenarios import started
 
 
 @pytest.fixture(scope="module")
@@ -49,13 +50,13 @@ def test_usa_2_double_routes_name_each_other(usa_map):
 
 def test_usa_2_double_routes_in_the_ruleset(usa):
     """USA-2: the compiled twins agree with the map data."""
-    for r, t in enumerate(usa.routes):
-        twin = usa.route_twin[r]
+    for r, t in enumerate(index_of(usa).routes):
+        twin = index_of(usa).route_twin[r]
         if t.parallel is None:
             assert twin == -1
         else:
-            assert usa.route_ids[twin] == t.parallel
-            assert usa.route_twin[twin] == r
+            assert index_of(usa).route_ids[twin] == t.parallel
+            assert index_of(usa).route_twin[twin] == r
 
 
 def test_usa_2_length_histogram(usa_map):
@@ -75,8 +76,10 @@ def test_usa_2_colours(usa_map):
 
 def test_usa_2_map_is_connected(usa):
     """USA-2: every city can be reached from every other."""
-    uf = components(len(usa.city_ids), zip(usa.route_a, usa.route_b, strict=True))
-    roots = {uf.find(c) for c in range(len(usa.city_ids))}
+    uf = components(
+        len(index_of(usa).city_ids), zip(index_of(usa).route_a, index_of(usa).route_b, strict=True)
+    )
+    roots = {uf.find(c) for c in range(len(index_of(usa).city_ids))}
     assert len(roots) == 1
 
 
@@ -98,7 +101,7 @@ def test_usa_3_thirty_tickets(usa_map, usa):
 def test_usa_7_route_points(usa):
     """USA-7: lengths 1 to 6 score 1, 2, 4, 7, 10 and 15 points."""
     assert dict(usa.params.route_points) == {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}
-    total = sum(usa.route_points)
+    total = sum(index_of(usa).route_points)
     assert total == 9 * 1 + 36 * 2 + 20 * 4 + 16 * 7 + 10 * 10 + 9 * 15
 
 

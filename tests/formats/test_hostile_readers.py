@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import FixtureEdition
 
 import ttr_core
 from ttr_core import Game, Ruleset
@@ -56,8 +55,10 @@ from ttr_core.model.mapdata import (
     unstructure_map,
 )
 from ttr_core.model.strict import JsonTextError, parse_json
-from ttr_core.play.game import options_digest
+from ttr_core.play.records import options_digest
+from ttr_core.rules.index import index_of
 from ttr_core.testing import play_game, ruleset
+from ttr_core.testing.scenarios import FixtureEdition
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 DOCS = Path(__file__).parents[2] / "docs"
@@ -518,7 +519,7 @@ def test_a_map_at_every_upper_limit_builds_and_plays_quickly() -> None:
     start = time.perf_counter()
     game = play_a_little(data, players=3)
     assert len(game.log) >= 3
-    assert len(game.ruleset.train_deck) == 9 * MAX_CARDS_PER_KIND
+    assert len(index_of(game.ruleset).train_deck) == 9 * MAX_CARDS_PER_KIND
     assert time.perf_counter() - start < 10
 
 

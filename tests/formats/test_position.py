@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Borderland
 
 from ttr_core import Ruleset
 from ttr_core.bots import GreedyBot, RandomBot
@@ -36,8 +35,8 @@ def usa() -> Ruleset:
 
 
 @pytest.fixture(scope="module")
-def bl() -> Ruleset:
-    return Ruleset(Borderland())
+def bl(borderland: Ruleset) -> Ruleset:
+    return borderland
 
 
 def player(name: str = "Ann", **items: Any) -> dict[str, Any]:
@@ -55,7 +54,7 @@ def position(edition: str, *players: dict[str, Any]) -> dict[str, Any]:
 
 
 def track_ids(rs: Ruleset, routes: tuple[int, ...]) -> list[int]:
-    return [rs.route_ids[r] for r in routes]
+    return [rs.map.routes[r].id for r in routes]
 
 
 # -- a hand-checked score on the real map -----------------------------------------------
@@ -198,7 +197,7 @@ def test_unknown_city_suggests_close_names(usa: Ruleset) -> None:
 
 def test_tickets_are_order_free(usa: Ruleset) -> None:
     pos = parse_position(usa, position("usa", player(tickets=[{"a": "El Paso", "b": "Denver"}])))
-    assert [usa.ticket_ids[t] for t in pos.players[0].tickets] == [7]
+    assert [usa.map.tickets[t].id for t in pos.players[0].tickets] == [7]
 
 
 def test_copies_of_a_ticket_are_handed_out_in_deck_order(bl: Ruleset) -> None:
@@ -207,7 +206,7 @@ def test_copies_of_a_ticket_are_handed_out_in_deck_order(bl: Ruleset) -> None:
     pos = parse_position(
         bl, position("borderland", player("A", tickets=[t]), player("B", tickets=[t]))
     )
-    assert [bl.ticket_ids[x] for p in pos.players for x in p.tickets] == [1, 2]
+    assert [bl.map.tickets[x].id for p in pos.players for x in p.tickets] == [1, 2]
     with pytest.raises(
         PositionError,
         match=r"players\[2\]\.tickets\[0\]: .* held 3 times, but the deck has 2 cards",
@@ -236,7 +235,7 @@ def test_country_tickets_match_origin_and_target_set(bl: Ruleset) -> None:
             ),
         ),
     )
-    assert [bl.ticket_ids[t] for t in pos.players[0].tickets] == [6, 7]
+    assert [bl.map.tickets[t].id for t in pos.players[0].tickets] == [6, 7]
     with pytest.raises(PositionError, match="no ticket Gamma-Nordland"):
         parse_position(
             bl, position("borderland", player(tickets=[{"a": "Gamma", "to_any": ["Nordland"]}]))
@@ -279,7 +278,7 @@ def test_stations_are_read_and_reported(bl: Ruleset) -> None:
             player("Bob", routes=[route("Beta", "Gamma", color="red")]),
         ),
     )
-    assert pos.players[0].stations == (bl.city_index["Gamma"],)
+    assert pos.players[0].stations == ([c.id for c in bl.map.cities].index("Gamma"),)
     sheet = scoresheet_json(bl, score_position(bl, pos))
     ann = sheet["players"][0]
     assert ann["tickets"][0]["completed"] is True

@@ -17,7 +17,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from helpers import FixtureEdition
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +37,7 @@ from ttr_core.model.mapdata import load_map_data, unstructure_map
 from ttr_core.rules.scoring import position_of, score_position, scoresheet_json
 from ttr_core.ruleset.editions import installed_editions
 from ttr_core.testing import play_game, ruleset
+from ttr_core.testing.scenarios import FixtureEdition
 
 EDITIONS = sorted(installed_editions())
 Json = Any

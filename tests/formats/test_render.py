@@ -260,8 +260,8 @@ def test_a_position_shows_its_claims_and_stations(tmp_path: Path, capsys: Any) -
     out = tmp_path / "position.svg"
     assert render([str(path), "--out", str(out)], capsys) == (0, "", "")
     rs, position = read_position(path.read_bytes())
-    owners = [-1] * len(rs.routes)
-    stations = [-1] * len(rs.city_ids)
+    owners = [-1] * len(rs.map.routes)
+    stations = [-1] * len(rs.map.cities)
     for seat, player in enumerate(position.players):
         for r in player.routes:
             owners[r] = seat

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from helpers import perturb_secrets, random_game_states
 
 import ttr_core as ttr
 from ttr_core.formats.serialize import state_to_json, view_from_json, view_to_json
@@ -28,6 +27,8 @@ from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import apply, new_game
 from ttr_core.rules import turn
 from ttr_core.rules.views import PlayerView, view_of
+from ttr_core.testing.invariants import perturb_secrets
+from ttr_core.testing.play import random_game_states
 
 EDITIONS = sorted(ttr.installed_editions())
 SERVER_PAGE = Path(__file__).resolve().parents[2] / "docs" / "how-to" / "run-a-game-server.md"
@@ -117,13 +118,13 @@ def test_turn_4_opening_tickets_are_chosen_in_seat_order_from_the_start_player(u
     while state.phase is Phase.OPENING_TICKETS:
         order.append(state.current)
         for seat in range(4):
-            own = KeepTickets(tickets=tuple(usa.ticket_ids[t] for t in state.offers[seat]))
+            own = KeepTickets(tickets=tuple(usa.map.tickets[t].id for t in state.offers[seat]))
             if seat != state.current:
                 with pytest.raises(IllegalActionError, match=r"choosing opening tickets") as info:
                     apply(usa, state, own, seat=seat)
                 assert info.value.rule == "TURN-4"
         current = state.current
-        keep = tuple(usa.ticket_ids[t] for t in state.offers[current])
+        keep = tuple(usa.map.tickets[t].id for t in state.offers[current])
         state = apply(usa, state, KeepTickets(tickets=keep), seat=current)
     assert order == [2, 3, 0, 1]
     assert state.phase is Phase.TURN and state.current == 2
@@ -252,7 +253,7 @@ def test_setup_6_view_json_holds_no_hidden_information(played):
         for state in states:
             for seat in range(len(state.players)):
                 raw = view_to_json(view_of(rs, state, seat))
-                other = perturb_secrets(rs, state, seat, chooser)
+                other = perturb_secrets(rs, state, seat, chooser.randrange)
                 assert view_to_json(view_of(rs, other, seat)) == raw
                 assert not keys_of(raw) & SECRET_KEYS
                 assert raw["hand"] == counts_to_mapping(state.players[seat].hand)

@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from helpers import arrange, cards, started, with_player
 
 from ttr_core import Ruleset, ViewError
 from ttr_core.cli import main
 from ttr_core.hidden.odds import cumulative, tunnel_extra_odds, tunnel_odds_for_view
+from ttr_core.rules.index import index_of
 from ttr_core.rules.views import PlayerView, view_of
+from ttr_core.testing.scenarios import arrange, cards, started, with_player
 
 R, G, B, K, W, L = 0, 3, 4, 6, 7, 8
 
@@ -154,7 +155,8 @@ def view_with(
     """Seat 0's view with these cards in its hand, the display, the discard pile and the
     deck (by default, every other card); the rest of the cards are seat 1's."""
     state = started(rs, 2, seed=9)
-    rest = Counter({k: n for k, n in enumerate(rs.deck_counts)})
+    deck_counts = index_of(rs).deck_counts
+    rest = Counter({k: n for k, n in enumerate(deck_counts)})
     rest.subtract(Counter(display))
     for counts in (cards(hand), cards(discard)):
         rest.subtract({k: n for k, n in enumerate(counts)})
@@ -162,14 +164,14 @@ def view_with(
         deck = sorted(rest.elements())
     rest.subtract(Counter(deck))
     state = with_player(state, 0, hand=cards(hand))
-    state = with_player(state, 1, hand=tuple(rest[k] for k in range(len(rs.deck_counts))))
+    state = with_player(state, 1, hand=tuple(rest[k] for k in range(len(deck_counts))))
     state = arrange(state, display=display, discard=cards(discard), deck=deck)
     return view_of(rs, state, 0)
 
 
 def route_id(rs: Ruleset, a: str, b: str) -> int:
-    (r,) = [r for r, t in enumerate(rs.routes) if set(t.cities) == {a, b}]
-    return rs.route_ids[r]
+    (track,) = [t for t in rs.map.routes if set(t.cities) == {a, b}]
+    return track.id
 
 
 def test_view_odds_count_own_hand_display_and_discard(europe: Ruleset) -> None:
@@ -213,7 +215,7 @@ def test_view_odds_reveal_continues_from_the_discard_pile(europe: Ruleset) -> No
     view = view_with(europe, "GGG", [R, R, B, B, W], discard="GLRK", deck=[W])
     assert view.deck_size == 1
     odds = tunnel_odds_for_view(europe, view, route_id(europe, "Venezia", "Zürich"), cards("GG"))
-    unseen = Counter({k: europe.deck_counts[k] for k in range(9)})
+    unseen = Counter({k: index_of(europe).deck_counts[k] for k in range(9)})
     unseen.subtract(Counter({G: 4, R: 3, B: 2, W: 1, L: 1, K: 1}))
     first = [k for k, n in unseen.items() for _ in range(n)]
     discard = [G, L, R, K]

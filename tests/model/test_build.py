@@ -22,6 +22,8 @@ HOT = (
     "ttr_core.rules.turn",
     "ttr_core.rules.drawing",
     "ttr_core.rules.tickets",
+    "ttr_core.rules.payments",
+    "ttr_core.rules.payment_counts",
     "ttr_core.rules.claims",
     "ttr_core.rules.tunnels",
     "ttr_core.rules.card_groups",

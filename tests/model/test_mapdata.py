@@ -8,10 +8,10 @@ import json
 from importlib.resources import files
 
 import pytest
-from helpers import map_dict
 
 from ttr_core import MapDataError, load_map_data
 from ttr_core.model.mapdata import structure_map, unstructure_map
+from ttr_core.testing.scenarios import map_dict
 
 SIMPLE_ROUTES = (
     ("A", "B", 1, "red"),

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-import ttr_core.play.game as game_module
+import ttr_core.play.records as records_module
 from ttr_core.model.cards import CARD_NAMES
 from ttr_core.model.errors import RecordError
-from ttr_core.play.game import MAX_RECORD_BYTES, Game
+from ttr_core.play.game import Game
+from ttr_core.play.records import MAX_RECORD_BYTES
 from ttr_core.testing import play_game, ruleset
 
 EDITIONS = ("usa", "europe", "india", "switzerland", "fictional")
@@ -134,7 +135,7 @@ def test_the_size_limit_is_the_one_enforced(
 ) -> None:
     """A valid record just over a lowered limit is refused; at the limit it loads."""
     game, text = saved
-    monkeypatch.setattr(game_module, "MAX_RECORD_BYTES", len(text))
+    monkeypatch.setattr(records_module, "MAX_RECORD_BYTES", len(text))
     assert Game.load(text).state == game.state
     refused(text + " ", r"larger than")
 
@@ -282,6 +283,7 @@ def other_card(name: str | None) -> str:
     return CARD_NAMES[(CARD_NAMES.index(name) + 1) % len(CARD_NAMES)] if name else "red"
 
 
+@pytest.mark.slow
 def test_cards_that_cannot_be_where_the_record_says(saved: tuple[Game, str]) -> None:
     """Dealt, revealed, drawn and taken cards edited in the record, with and without the seed:
     the first event that does not follow is named."""
@@ -373,6 +375,7 @@ def mutations(event: Raw) -> Iterator[tuple[str, Raw]]:
             yield key, {**event, key: extra}
 
 
+@pytest.mark.slow
 def test_every_kind_of_event_edited_is_caught_where_it_is(saved: tuple[Game, str]) -> None:
     """Each field of events spread over the game, edited: the edited entry is named."""
     game, text = saved
@@ -395,6 +398,7 @@ def test_every_kind_of_event_edited_is_caught_where_it_is(saved: tuple[Game, str
     unchanged(game, text)
 
 
+@pytest.mark.slow
 def test_events_that_do_not_follow(saved: tuple[Game, str]) -> None:
     """Events dropped, repeated, reordered, moved to another entry or invented."""
     game, text = saved
@@ -430,6 +434,7 @@ def test_events_that_do_not_follow(saved: tuple[Game, str]) -> None:
     unchanged(game, text)
 
 
+@pytest.mark.slow
 def test_actions_that_are_illegal_where_they_stand(saved: tuple[Game, str]) -> None:
     """Entries reordered, dropped or replaced by illegal actions; entries after the end."""
     game, text = saved

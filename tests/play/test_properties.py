@@ -7,8 +7,8 @@ import json
 import random
 from itertools import product
 
+import pytest
 from attrs import evolve
-from helpers import card_totals, perturb_secrets, play_random, random_game_states
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,6 +39,9 @@ from ttr_core.formats.serialize import (
 from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.state import Phase
 from ttr_core.play.functional import apply
+from ttr_core.rules.index import index_of
+from ttr_core.testing.invariants import card_totals, perturb_secrets
+from ttr_core.testing.play import play_random, random_game_states
 
 
 def _cases():
@@ -110,16 +113,16 @@ def test_setup_1_every_card_accounted_for(game):
     (rs, players), seed, choice = game
 
     def visit(state, legal):
-        assert card_totals(state) == rs.deck_counts
+        assert card_totals(state) == index_of(rs).deck_counts
         assert all(n >= 0 for n in state.discard)
         assert all(min(p.hand) >= 0 for p in state.players)
         assert len(state.display) == rs.params.display.size
 
     final, _ = play_random(rs, players, seed, choice, visit=visit)
-    assert card_totals(final) == rs.deck_counts
-    assert sum(rs.deck_counts) == sum(rs.params.train_cards.values())
+    assert card_totals(final) == index_of(rs).deck_counts
+    assert sum(index_of(rs).deck_counts) == sum(rs.params.train_cards.values())
     if installed_editions()[rs.id].builtin:
-        assert sum(rs.deck_counts) == 110
+        assert sum(index_of(rs).deck_counts) == 110
 
 
 @given(GAMES)
@@ -132,7 +135,7 @@ def test_claim_5_trains_conserved(game):
     def visit(state, legal):
         for seat, p in enumerate(state.players):
             owned = [r for r, o in enumerate(state.owners) if o == seat]
-            assert p.trains + sum(rs.route_len[r] for r in owned) == rs.params.trains
+            assert p.trains + sum(index_of(rs).route_len[r] for r in owned) == rs.params.trains
             assert p.trains >= 0
         for r, o in enumerate(state.owners):
             if o >= 0:
@@ -152,7 +155,7 @@ def test_claim_5_score_track_is_route_points(game):
     def check(state):
         for seat, p in enumerate(state.players):
             owned = [r for r, o in enumerate(state.owners) if o == seat]
-            assert p.score == sum(rs.route_points[r] for r in owned)
+            assert p.score == sum(index_of(rs).route_points[r] for r in owned)
 
     final, _ = play_random(rs, players, seed, choice, visit=lambda s, _: check(s))
     check(final)
@@ -170,13 +173,13 @@ def test_double_1_never_both_tracks_in_play(game):
     (rs, players), seed, choice = game
 
     def visit(state, legal):
-        for r, twin in enumerate(rs.route_twin):
+        for r, twin in enumerate(index_of(rs).route_twin):
             if twin < 0:
                 continue
             a, b = state.owners[r], state.owners[twin]
             if a >= 0 and b >= 0:
                 assert a != b
-                assert players >= rs.double_open_min
+                assert players >= index_of(rs).double_open_min
 
     play_random(rs, players, seed, choice, visit=visit)
 
@@ -197,7 +200,7 @@ def test_listed_actions_apply_and_are_distinct(game):
         assert legal[-1] == listed[-1]
         if Pass() in listed:
             assert listed == [Pass()]
-        if state.phase is Phase.SECOND_CARD and rs.face_up_loco_whole_draw:
+        if state.phase is Phase.SECOND_CARD and index_of(rs).face_up_loco_whole_draw:
             assert TakeFaceUp(card=LOCO) not in listed
         picks = listed if len(listed) <= 300 else chooser.sample(listed, 300)
         for action in picks:
@@ -211,20 +214,22 @@ def fabricated_actions(rs, state, chooser, count):
     hand = state.players[state.current].hand
     offered = state.offers[state.current] if state.phase is Phase.OPENING_TICKETS else ()
     offered = offered or state.pending_tickets
-    ids = [rs.ticket_ids[t] for t in offered]
+    ids = [index_of(rs).ticket_ids[t] for t in offered]
     for _ in range(count):
-        r = chooser.randrange(len(rs.routes))
-        length = rs.route_len[r]
+        r = chooser.randrange(len(index_of(rs).routes))
+        length = index_of(rs).route_len[r]
         pay = [0] * NUM_KINDS
         for _ in range(length + chooser.choice((-1, 0, 0, 0, 1))):
-            kind = chooser.choice((LOCO, chooser.randrange(NUM_KINDS), rs.route_color[r] % 9))
+            kind = chooser.choice(
+                (LOCO, chooser.randrange(NUM_KINDS), index_of(rs).route_color[r] % 9)
+            )
             pay[kind] += 1
         if chooser.random() < 0.5:
             pay = [min(a, b) for a, b in zip(pay, hand, strict=True)]
-        out.append(ClaimRoute(route=rs.route_ids[r], cards=tuple(pay)))
+        out.append(ClaimRoute(route=index_of(rs).route_ids[r], cards=tuple(pay)))
         subset = tuple(t for t in ids if chooser.random() < 0.6)
         out.append(KeepTickets(tickets=subset))
-        out.append(KeepTickets(tickets=(chooser.choice(rs.ticket_ids),)))
+        out.append(KeepTickets(tickets=(chooser.choice(index_of(rs).ticket_ids),)))
     return out
 
 
@@ -261,6 +266,7 @@ def multisets(hand, size, kind=0):
             yield (n, *rest)
 
 
+@pytest.mark.slow
 @given(GAMES, st.lists(st.integers(0, 8), min_size=NUM_KINDS, max_size=NUM_KINDS), st.data())
 def test_claim_payments_complete(game, hand, data):
     """CLAIM-1..4, CLAIM-7, DOUBLE-1/2: on sampled states, every claim (each track x each
@@ -278,12 +284,12 @@ def test_claim_payments_complete(game, hand, data):
     assert len(listed) == len(set(listed))
     accepted = set()
     payments = {}
-    for r in range(len(rs.routes)):
-        length = rs.route_len[r]
+    for r in range(len(index_of(rs).routes)):
+        length = index_of(rs).route_len[r]
         if length not in payments:
             payments[length] = list(multisets(hand, length))
         for pay in payments[length]:
-            action = ClaimRoute(route=rs.route_ids[r], cards=pay)
+            action = ClaimRoute(route=index_of(rs).route_ids[r], cards=pay)
             try:
                 apply(rs, state, action)
             except IllegalActionError:
@@ -347,5 +353,5 @@ def test_views_hide_exactly_the_secrets(game):
             view = view_of(rs, state, seat)
             me = state.players[seat]
             assert view.hand == me.hand
-            assert view.tickets == tuple(rs.ticket_ids[t] for t in me.tickets)
-            assert view_of(rs, perturb_secrets(rs, state, seat, chooser), seat) == view
+            assert view.tickets == tuple(index_of(rs).ticket_ids[t] for t in me.tickets)
+            assert view_of(rs, perturb_secrets(rs, state, seat, chooser.randrange), seat) == view

@@ -7,7 +7,6 @@ import random
 
 import pytest
 from attrs import evolve
-from helpers import BigBonus
 
 from ttr_core import Game, GameRecord, IllegalActionError, Pass, RecordError
 from ttr_core.model.events import BlindDrawn
@@ -138,11 +137,11 @@ def test_same_seed_same_record():
     assert c.save() != a.save()
 
 
-def test_house_rule_record_needs_the_plugin():
+def test_house_rule_record_needs_the_plugin(big_bonus):
     """A game played with a house rule replays only with the same plugin."""
-    game = play(Game.new("usa", players=2, seed=5, plugins=[BigBonus()]), decisions=20)
+    game = play(Game.new("usa", players=2, seed=5, plugins=[big_bonus]), decisions=20)
     text = game.save()
-    assert Game.load(text, plugins=[BigBonus()]).state == game.state
+    assert Game.load(text, plugins=[big_bonus]).state == game.state
     assert "hash" in load_error(text)
 
 

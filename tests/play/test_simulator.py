@@ -18,15 +18,19 @@ from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ttr_core.model import events as ev
 from ttr_core.model import rng
 from ttr_core.model.actions import Action, ClaimRoute, DrawBlind, Pass, TakeFaceUp
 from ttr_core.model.cards import LOCO, NUM_KINDS
-from ttr_core.model.errors import IllegalActionError, SetupError
+from ttr_core.model.errors import IllegalActionError, RecordError, SetupError
 from ttr_core.model.state import GameState, Phase
 from ttr_core.play.functional import SHARED_CACHE, PositionCache, apply, new_game
 from ttr_core.play.game import Game
 from ttr_core.play.legal import LegalActions
+from ttr_core.play.records import RecordedChance
 from ttr_core.play.simulator import Simulator
+from ttr_core.rules.index import index_of
+from ttr_core.rules.views import view_of
 from ttr_core.ruleset.editions import installed_editions
 from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.testing.play import option_sets, ruleset
@@ -90,19 +94,24 @@ def play_game_on(game: Game, pick: Pick, steps: int = MAX_DECISIONS) -> None:
     assert steps < MAX_DECISIONS or game.is_over, "the game did not end"
 
 
+def attributes(obj: object) -> dict[str, Any]:
+    """Every attribute of ``obj`` that is not a method, lists copied."""
+    dump: dict[str, Any] = {}
+    for name in dir(obj):  # not vars(): the compiled build's classes have no __dict__
+        if name.startswith("__") or callable(getattr(type(obj), name, None)):
+            continue
+        value = getattr(obj, name)
+        dump[name] = list(value) if isinstance(value, list) else value
+    return dump
+
+
 def table_dump(sim: Simulator) -> dict[str, Any]:
-    """Every attribute of the simulator, lists copied: what a refusal must leave alone.
+    """Every attribute of the simulator and of its table: what a refusal must leave alone.
 
     Comparing this, not only ``snapshot()``, catches a change that a cached snapshot
     would hide until the next legal action.
     """
-    dump: dict[str, Any] = {}
-    for name in dir(sim):  # not vars(): the compiled build's simulator has no __dict__
-        if name.startswith("__") or callable(getattr(type(sim), name, None)):
-            continue
-        value = getattr(sim, name)
-        dump[name] = list(value) if isinstance(value, list) else value
-    return dump
+    return {"simulator": attributes(sim), "table": attributes(sim._table)}
 
 
 def assert_refused(
@@ -190,10 +199,10 @@ def test_recording_simulator_saves_what_game_saves(edition: str, data: st.DataOb
 
     sim = Simulator.new(rs, seats, seed=seed, start_player=start)
     game = Game.new(rs, seats, seed=seed, start_player=start)
-    assert sim.setup == list(game.setup)
+    assert sim.setup == game.setup
     for step in range(MAX_DECISIONS):
         if step == save_at:
-            assert sim.game().save() == game.save()
+            assert Game.from_simulator(sim).save() == game.save()
         if game.is_over:
             break
         legal = game.legal_actions()
@@ -203,9 +212,9 @@ def test_recording_simulator_saves_what_game_saves(edition: str, data: st.DataOb
         game.apply(legal[k])
         assert sim.log[-1] == game.log[-1], f"step {step}"
     assert sim.is_over
-    assert sim.log == game.log
+    assert list(sim.log) == game.log
     text = game.save()
-    assert sim.game().save() == text
+    assert Game.from_simulator(sim).save() == text
     loaded = Game.load(text)
     assert loaded.state == sim.snapshot() == game.state
     assert loaded.scores() == sim.scores() == game.scores()
@@ -232,7 +241,7 @@ def test_clones_are_independent(edition: str, data: st.DataObject) -> None:
     twin = sim.clone()
     state = sim.snapshot()
     listing = sim.legal_actions()
-    log = list(sim.log)
+    log = sim.log
     assert clone.snapshot() == state
     assert clone.legal_actions() == listing
     assert clone.log == log
@@ -246,7 +255,7 @@ def test_clones_are_independent(edition: str, data: st.DataObject) -> None:
     assert sim.legal_actions() == listing
     assert sim.log == log
     clone_end = clone.snapshot()
-    clone_log = list(clone.log)
+    clone_log = clone.log
     clone_dump = table_dump(clone)
 
     later = data.draw(SEEDS, label="later_choices")
@@ -283,24 +292,25 @@ def test_game_simulator_is_independent_of_game(edition: str, data: st.DataObject
     assert sim.legal_actions() == listing
     assert sim.names == game.names
     if record:
-        assert sim.log == log
-        assert sim.setup == list(game.setup)
+        assert list(sim.log) == log
+        assert sim.setup == game.setup
+        assert sim.seed == game.seed
     else:
-        assert sim.log == []
+        assert sim.log == ()
     loaded = Simulator.from_state(rs, state, names=game.names)
     assert loaded.snapshot() == state
     assert loaded.legal_actions() == listing
-    assert loaded.log == []
+    assert loaded.log == () and loaded.setup == () and loaded.seed is None
 
     play_on(sim, picker(data.draw(SEEDS, label="sim_choices")))
     assert game.state == state
     assert game.log == log
     assert list(game.legal_actions()) == listing
     sim_end = sim.snapshot()
-    sim_log = list(sim.log)
+    sim_log = sim.log
     sim_dump = table_dump(sim)
     if record:
-        assert Game.load(sim.game().save()).state == sim_end
+        assert Game.load(Game.from_simulator(sim).save()).state == sim_end
 
     # Played on, the game goes exactly where the same game rebuilt from its record goes.
     later = data.draw(SEEDS, label="game_choices")
@@ -337,10 +347,10 @@ def test_new_deals_the_game_that_game_new_deals(edition: str, data: st.DataObjec
     sim = Simulator.new(*args, **kwargs)
     game = Game.new(*args, **kwargs)
     assert sim.snapshot() == game.state
-    assert sim.setup == list(game.setup)
+    assert sim.setup == game.setup
     assert sim.names == game.names
     assert sim.seed == game.seed == kwargs["seed"]
-    assert sim.log == []
+    assert sim.log == ()
     assert sim.legal_actions() == list(game.legal_actions())
 
 
@@ -355,46 +365,47 @@ def hand_made_illegal(rs: Ruleset, sim: Simulator, state: GameState, pick: Pick)
     if owned:
         r = owned[pick(len(owned))]
         cards = [0] * NUM_KINDS
-        cards[LOCO] = rs.route_len[r]
-        out.append(ClaimRoute(route=rs.route_ids[r], cards=tuple(cards)))
+        cards[LOCO] = index_of(rs).route_len[r]
+        out.append(ClaimRoute(route=index_of(rs).route_ids[r], cards=tuple(cards)))
     missing = [k for k in range(NUM_KINDS) if k not in state.display]
     out.append(TakeFaceUp(card=missing[pick(len(missing))]))
-    if sim.legal_count_without_pass() > 0:
+    if LegalActions(rs, state).count_without_pass() > 0:
         out.append(Pass())
     return out
 
 
-def accepted_by_clone(sim: Simulator, action: object) -> bool:
-    """Whether ``apply`` takes ``action`` (tried on a clone; a refusal leaves it as it was)."""
+def accepted_by_clone(sim: Simulator, action: object, *, record: bool) -> bool:
+    """Whether ``apply`` takes ``action`` (tried on a clone; a refusal leaves it as it
+    was); ``record`` says whether ``sim`` records."""
     other = sim.clone()
     try:
-        other.apply(action)  # type: ignore[arg-type]
+        other.apply(action)
     except IllegalActionError:
         assert other.snapshot() == sim.snapshot()
         assert other.log == sim.log
         return False
-    assert len(other.log) == len(sim.log) + (1 if sim.record else 0)
+    assert len(other.log) == len(sim.log) + (1 if record else 0)
     return True
 
 
-def probe(rs: Ruleset, sim: Simulator, pick: Pick) -> None:
+def probe(rs: Ruleset, sim: Simulator, pick: Pick, *, record: bool) -> None:
     """Offer arbitrary and hand-made actions and wrong seats; refusals change nothing."""
     state = sim.snapshot()
     legal = LegalActions(rs, state)
     assert len(legal) == sim.legal_count()
     for action in arbitrary_actions(rs, state, pick, 6, legal):
-        accepted = accepted_by_clone(sim, action)
+        accepted = accepted_by_clone(sim, action, record=record)
         assert sim.is_legal(action) == accepted, repr(action)
         if not accepted:
             assert_refused(sim, lambda a=action: sim.apply(a))
     for action in hand_made_illegal(rs, sim, state, pick):
         assert not sim.is_legal(action), repr(action)
-        assert not accepted_by_clone(sim, action), repr(action)
+        assert not accepted_by_clone(sim, action, record=record), repr(action)
         assert_refused(sim, lambda a=action: sim.apply(a))
     assert not sim.is_legal("DrawBlind")
-    assert_refused(sim, lambda: sim.apply("DrawBlind"))  # type: ignore[arg-type]
+    assert_refused(sim, lambda: sim.apply("DrawBlind"))
 
-    players = sim.players
+    players = len(sim.names)
     action = sim.legal_action(pick(len(legal))) if len(legal) else DrawBlind()
     for bad in (-1, players, True, False, "0", 1.0):
         assert_refused(sim, lambda s=bad: sim.apply(action, seat=s), SetupError)
@@ -412,6 +423,7 @@ def probe(rs: Ruleset, sim: Simulator, pick: Pick) -> None:
         assert other.snapshot() == apply(rs, state, action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edition", EDITIONS)
 @settings(max_examples=10)
 @given(data=st.data())
@@ -431,7 +443,7 @@ def test_refused_actions_change_nothing(edition: str, data: st.DataObject) -> No
     for step in range(MAX_DECISIONS):
         phase = sim.snapshot().phase
         if phase not in probed or choose(12) == 0:
-            probe(rs, sim, choose)
+            probe(rs, sim, choose, record=record)
             probed.add(phase)
         assert sim.snapshot() == state
         assert len(sim.log) == (step if record else 0)
@@ -508,55 +520,47 @@ def test_scores_equal_game_scores_at_the_end(edition: str, data: st.DataObject) 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_game_of_non_recording_simulator_is_refused(edition: str) -> None:
-    """``game()`` needs a log: on a simulator made with ``record=False`` it raises
-    ``SetupError``, at the start and later; a recording one gives a Game at its position."""
+    """``Game.from_simulator`` needs a deal and a log: a simulator made with
+    ``record=False`` is refused with ``SetupError``, at the start and later, and so is its
+    clone; a recording one gives a Game at its position."""
     rs = ruleset(edition)
     quiet = Simulator.new(rs, seed=3, record=False)
-    with pytest.raises(SetupError):
-        quiet.game()
+    assert quiet.setup == () and quiet.log == ()
+    with pytest.raises(SetupError, match="records nothing"):
+        Game.from_simulator(quiet)
     play_on(quiet, picker(4), 25)
-    with pytest.raises(SetupError):
-        quiet.game()
-    with pytest.raises(SetupError):
-        quiet.clone().game()
+    assert quiet.log == ()
+    with pytest.raises(SetupError, match="records nothing"):
+        Game.from_simulator(quiet)
+    with pytest.raises(SetupError, match="records nothing"):
+        Game.from_simulator(quiet.clone())
     loud = Simulator.new(rs, seed=3)
     play_on(loud, picker(4), 25)
-    assert loud.game().state == quiet.snapshot() == loud.snapshot()
-
-
-def test_clones_of_a_silent_simulator_keep_their_own_log() -> None:
-    """A clone of a ``record=False`` simulator that is told to record later writes its
-    own log, never the original's."""
-    sim = Simulator.new("usa", 2, seed=3, record=False)
-    copy = sim.clone()
-    copy.record = True
-    copy.apply_index(0)
-    assert sim.log == [] and sim.setup == []
-    assert len(copy.log) == 1
+    assert Game.from_simulator(loud).state == quiet.snapshot() == loud.snapshot()
 
 
 def test_a_simulator_made_from_a_state_cannot_make_a_game() -> None:
-    """``game()`` refuses a simulator built from a state: it has no recorded deal, so its
-    record could not be replayed."""
+    """``Game.from_simulator`` refuses a simulator built from a state: it has no recorded
+    deal, so its record could not be replayed."""
     game = Game.new("usa", 2, seed=3)
     sim = Simulator.from_state(game.ruleset, game.state)
     with pytest.raises(SetupError, match="no recorded deal"):
-        sim.game()
+        Game.from_simulator(sim)
 
 
 def test_load_forgets_the_log_so_no_record_replays_elsewhere() -> None:
-    """SetupError (documented for ``game()``): a recording simulator loaded with another
-    state forgets its deal and log, as one made with ``from_state`` has none, instead of
-    saving a record that replays to a different position."""
+    """SetupError (documented for ``Game.from_simulator``): a recording simulator loaded
+    with another state forgets its deal and log, as one made with ``from_state`` has
+    none, instead of saving a record that replays to a different position."""
     sim = Simulator.new("usa", 2, seed=1)
     for _ in range(6):
         sim.apply_index(0)
     other = Simulator.new("usa", 2, seed=2).snapshot()
     sim.load(other)
-    assert sim.log == [] and sim.setup == [] and sim.seed is None
-    assert sim.snapshot() == other
-    with pytest.raises(SetupError, match="made from a state"):
-        sim.game()
+    assert sim.log == () and sim.setup == () and sim.seed is None
+    assert sim.snapshot() is other
+    with pytest.raises(SetupError, match="loaded with a state"):
+        Game.from_simulator(sim)
     sim.apply_index(0)
     assert len(sim.log) == 1  # recording goes on from the loaded position
 
@@ -597,3 +601,123 @@ def test_functional_api_plays_the_same_with_its_own_cache_or_none() -> None:
     for size in (0, True, -(10**5000), 2.0):
         with pytest.raises(SetupError, match="at least 1"):
             PositionCache(size=size)
+
+
+# -- 6. the facade: its names, recording through its calls, the checks by action type -------
+
+PUBLIC_NAMES = {
+    "new",
+    "from_state",
+    "clone",
+    "load",
+    "legal_count",
+    "legal_action",
+    "legal_actions",
+    "is_legal",
+    "apply",
+    "apply_index",
+    "snapshot",
+    "view",
+    "current_player",
+    "is_over",
+    "scores",
+    "ruleset",
+    "names",
+    "seed",
+    "setup",
+    "log",
+}
+"""The simulator's public names, as its class documentation lists them."""
+
+
+def test_the_simulator_offers_its_documented_names_only() -> None:
+    """The simulator's public names are the twenty its documentation lists; the table it
+    plays on is its own, and its docstring names every one of them."""
+    sim = Simulator.new("usa", 2, seed=1)
+    public = {name for name in dir(sim) if not name.startswith("_")}
+    assert public == PUBLIC_NAMES
+    assert len(public) <= 20
+    doc = Simulator.__doc__ or ""
+    assert all(f"{name}`" in doc for name in PUBLIC_NAMES)
+    assert not isinstance(sim, type(sim._table))
+
+
+def test_view_is_the_seats_view_of_the_snapshot() -> None:
+    """``view(seat)`` is ``view_of`` the snapshot for that seat; a seat that is none is a
+    ``SetupError``, as ``view_of`` gives."""
+    rs = ruleset("usa")
+    sim = Simulator.new(rs, 3, seed=5)
+    play_on(sim, picker(2), 12)
+    for seat in range(3):
+        assert sim.view(seat) == view_of(rs, sim.snapshot(), seat)
+    for bad in (3, -1, True, "0"):
+        with pytest.raises(SetupError):
+            sim.view(bad)
+
+
+@pytest.mark.parametrize("record", [True, False])
+def test_apply_collects_events_into_a_list_given(record: bool) -> None:
+    """``apply(action, events=sink)`` appends the action's events to ``sink`` whether or not
+    the simulator records, returns them, and appends nothing when the action is refused;
+    ``new(..., events=sink)`` appends the deal's events. They are the events a Game gives."""
+    rs = ruleset("usa")
+    dealt: list[ev.Event] = []
+    sim = Simulator.new(rs, 2, seed=9, record=record, events=dealt)
+    game = Game.new(rs, 2, seed=9)
+    assert tuple(dealt) == game.setup
+    assert sim.setup == (game.setup if record else ())
+    pick = picker(3)
+    for _ in range(30):
+        sink: list[ev.Event] = [ev.Passed(player=0)]
+        action = sim.legal_action(pick(sim.legal_count()))
+        returned = sim.apply(action, events=sink)
+        assert sink[1:] == returned == game.apply(action)
+        with pytest.raises(IllegalActionError):
+            sim.apply("not an action", events=sink)
+        assert len(sink) == len(returned) + 1
+    assert sim.log == (tuple(game.log) if record else ())
+
+
+def test_apply_takes_shuffles_from_a_chance_source_given() -> None:
+    """``apply(action, chance=source)`` takes the action's shuffles from ``source`` (as a
+    replay does), so a seedless simulator plays a recorded game on; a source that holds
+    another shuffle is refused and nothing changes."""
+    rs = ruleset("usa")
+    game = Game.new(rs, 2, seed=4)
+    play_game_on(game, picker(6))
+    record = game.record()
+    sim = Simulator.new(
+        rs, 2, seed=None, chance=RecordedChance(record.setup, "setup"), record=False
+    )
+    assert sim.snapshot().rng == -1
+    refused = 0
+    for i, entry in enumerate(record.log):
+        if any(isinstance(e, ev.Shuffled) for e in entry.events):
+            state = sim.snapshot()
+            with pytest.raises(RecordError, match=r"shuffle .* is not recorded"):
+                sim.apply(entry.action, chance=RecordedChance((), f"log[{i}]"))
+            assert sim.snapshot() == state
+            refused += 1
+        sim.apply(entry.action, chance=RecordedChance(entry.events, f"log[{i}]"))
+    assert refused > 0, "the game reshuffles"
+    assert evolve(sim.snapshot(), rng=game.state.rng) == game.state
+
+
+def test_every_action_type_has_one_check() -> None:
+    """The checks the mechanics offer cover every action type but ``Pass`` (the
+    simulator's own) exactly once, and an action of an unknown type is refused."""
+    from ttr_core.play.simulator import _CHECKS
+    from ttr_core.rules import card_groups, drawing, stations, tickets, tunnels
+
+    parts = [drawing.CHECKS, tickets.CHECKS, tunnels.CHECKS, card_groups.CHECKS, stations.CHECKS]
+    assert sum(len(part) for part in parts) == len(_CHECKS)
+    kinds = {kind for kind in Action.__subclasses__() if kind.__module__ == Action.__module__}
+    assert set(_CHECKS) | {Pass} == kinds
+    sim = Simulator.new("usa", 2, seed=1)
+
+    class Mine(DrawBlind):
+        pass
+
+    with pytest.raises(IllegalActionError, match="not an action of this game") as info:
+        sim.apply(Mine())
+    assert info.value.rule == "TURN-1"

@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 import pytest
 from attrs import evolve, frozen
-from helpers import arrange, cards, started, with_player
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as npst
@@ -48,8 +47,10 @@ from ttr_core.model.errors import MAX_MESSAGE, ViewError
 from ttr_core.model.state import Phase, TunnelAttempt
 from ttr_core.play.legal import legal_actions
 from ttr_core.rl import ActionEncoding
-from ttr_core.rules.claims import payment_error
+from ttr_core.rules.index import index_of
+from ttr_core.rules.payments import payment_error
 from ttr_core.testing.play import ruleset
+from ttr_core.testing.scenarios import arrange, cards, started, with_player
 
 EDITIONS = sorted(ttr.installed_editions())
 
@@ -190,7 +191,7 @@ def test_action_encoding_sizes_are_known_per_ruleset_and_options() -> None:
     assert four.size == usa.size + 8
     europe = ActionEncoding(ruleset("europe"))
     rs = europe.ruleset
-    assert europe.section("build_station").size == len(rs.city_ids) * (1 + 8 * 3)
+    assert europe.section("build_station").size == len(index_of(rs).city_ids) * (1 + 8 * 3)
     assert europe.section("pay_tunnel").size == rs.params.tunnel_reveal + 1
     nordic = ActionEncoding(ruleset("nordic"))
     assert nordic.section("choose_card").size == 9
@@ -209,13 +210,17 @@ def test_action_encoding_claims_cover_every_accepted_payment() -> None:
     rs = ruleset("usa")
     enc = ActionEncoding(rs)
     claims = enc.section("claim_route")
-    tracks = range(len(rs.routes))
-    gray6 = next(r for r in tracks if rs.route_color[r] == 8 and rs.route_len[r] == 6)
-    red5 = next(r for r in tracks if rs.route_color[r] == 0 and rs.route_len[r] == 5)
-    per_track = {r: 0 for r in range(len(rs.routes))}
+    tracks = range(len(index_of(rs).routes))
+    gray6 = next(
+        r for r in tracks if index_of(rs).route_color[r] == 8 and index_of(rs).route_len[r] == 6
+    )
+    red5 = next(
+        r for r in tracks if index_of(rs).route_color[r] == 0 and index_of(rs).route_len[r] == 5
+    )
+    per_track = {r: 0 for r in range(len(index_of(rs).routes))}
     for action in enc._tables.fixed[claims.start : claims.stop]:
         assert isinstance(action, ClaimRoute)
-        per_track[rs.route_index[action.route]] += 1
+        per_track[index_of(rs).route_index[action.route]] += 1
     assert per_track[gray6] == 1 + 8 * 6  # all locomotives, or one colour with 1 to 6 cards
     assert per_track[red5] == 1 + 5
     assert sum(per_track.values()) == claims.size
@@ -306,7 +311,7 @@ def test_station_5_station_codes_are_relative_to_the_price() -> None:
     state = holding(started(rs, 2, seed=5), 0, "RRRBLL")
     view = acting_view(rs, state)
     stations = enc.section("build_station")
-    city = rs.city_ids[3]
+    city = index_of(rs).city_ids[3]
     first = BuildStation(city=city, cards=cards("R"))
     assert enc.encode(first, view) == stations.start + 3 * 25 + 1 + 0 * 3 + 0
     all_locos = enc.decode(stations.start + 3 * 25 + 0, view)
@@ -343,8 +348,10 @@ def tunnel_position(rs: Ruleset, paid: tuple[int, ...], extra: int, hand: str) -
     """Seat 0 waiting to pay ``extra`` cards for the first tunnel that ``paid`` pays for:
     ``extra`` locomotives among the cards turned over, the others of a colour not paid."""
     state = started(rs, 2, seed=2)
-    tracks = range(len(rs.routes))
-    r = next(r for r in tracks if rs.route_tunnel[r] and payment_error(rs, r, paid) is None)
+    tracks = range(len(index_of(rs).routes))
+    r = next(
+        r for r in tracks if index_of(rs).route_tunnel[r] and payment_error(rs, r, paid) is None
+    )
     colour = next((k for k in range(LOCO) if paid[k]), LOCO)
     other = next(k for k in range(LOCO) if k != colour)
     revealed = (LOCO,) * extra + (other,) * (rs.params.tunnel_reveal - extra)
@@ -385,7 +392,11 @@ def test_group_3_card_choices_and_group_claims_have_codes() -> None:
     rs = ruleset("nordic")
     enc = ActionEncoding(rs)
     state = started(rs, 2, seed=3)
-    r = next(r for r in range(len(rs.routes)) if rs.route_group[r] and rs.route_ferry[r])
+    r = next(
+        r
+        for r in range(len(index_of(rs).routes))
+        if index_of(rs).route_group[r] and index_of(rs).route_ferry[r]
+    )
     state = holding(state, 0, "RRRRRRRRRRLLLL")
     view = acting_view(rs, state)
     legal = list(legal_actions(rs, state))
@@ -394,7 +405,7 @@ def test_group_3_card_choices_and_group_claims_have_codes() -> None:
     start = enc.section("claim_with_groups")
     for action in groups:
         assert start.start <= enc.encode(action, view) < start.stop
-    mine = next(a for a in groups if a.route == rs.route_ids[r])
+    mine = next(a for a in groups if a.route == index_of(rs).route_ids[r])
     sim = Simulator.from_state(rs, state, record=False)
     sim.apply(mine)
     choosing = sim.snapshot()
@@ -418,7 +429,10 @@ def test_pass_1_has_a_code_when_nothing_else_is_legal() -> None:
     stuck = arrange(state, deck=(), discard=EMPTY, display=(-1,) * 5, ticket_deck=())
     stuck = with_player(stuck, 0, hand=EMPTY)
     stuck = with_player(
-        stuck, 1, hand=rs.deck_counts, tickets=state.players[1].tickets + state.ticket_deck
+        stuck,
+        1,
+        hand=index_of(rs).deck_counts,
+        tickets=state.players[1].tickets + state.ticket_deck,
     )
     view = acting_view(rs, stuck)
     code = enc.section("pass").start
@@ -448,10 +462,10 @@ def test_action_encoding_refuses_bad_codes_and_actions() -> None:
     with pytest.raises(ActionCodeError, match="seat 1 is not the seat to act"):
         enc.decode(enc.section("draw_blind").start, view_of(rs, state, 1))
     for action in (
-        BuildStation(city=rs.city_ids[0], cards=cards("R")),
-        ClaimRoute(route=rs.route_ids[0], cards=cards("RRRRRRRR")),
+        BuildStation(city=index_of(rs).city_ids[0], cards=cards("R")),
+        ClaimRoute(route=index_of(rs).route_ids[0], cards=cards("RRRRRRRR")),
         ClaimRoute(route=True, cards=cards("L")),
-        ClaimWithGroups(route=rs.route_ids[0], groups=1),
+        ClaimWithGroups(route=index_of(rs).route_ids[0], groups=1),
         TakeFaceUp(card=9),
         PayTunnel(cards=cards("L")),
         WithdrawTunnel(),

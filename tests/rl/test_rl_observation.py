@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from attrs import evolve
-from helpers import cards, started, with_player
 
 import ttr_core as ttr
 from ttr_core import GameState, Ruleset, SetupError, Simulator, view_of
@@ -23,7 +22,9 @@ from ttr_core.model.cards import NUM_KINDS
 from ttr_core.model.state import Phase
 from ttr_core.play.legal import legal_actions
 from ttr_core.rl import ActionEncoding, ObservationEncoding
+from ttr_core.rules.index import index_of
 from ttr_core.testing.play import ruleset
+from ttr_core.testing.scenarios import cards, started, with_player
 
 EDITIONS = sorted(ttr.installed_editions())
 
@@ -70,12 +71,12 @@ def redealt(rs: Ruleset, state: GameState, seat: int, chooser: random.Random) ->
     piles: dict[bool, list[int]] = {True: [], False: []}
     for found in slots.values():
         for t in found:
-            piles[rs.tickets[t].kind == "long"].append(t)
+            piles[index_of(rs).tickets[t].kind == "long"].append(t)
     for pile in piles.values():
         chooser.shuffle(pile)
 
     def refill(found: list[int]) -> tuple[int, ...]:
-        return tuple(piles[rs.tickets[t].kind == "long"].pop() for t in found)
+        return tuple(piles[index_of(rs).tickets[t].kind == "long"].pop() for t in found)
 
     for i in others:
         players[i] = evolve(players[i], tickets=refill(list(players[i].tickets)))
@@ -175,14 +176,14 @@ def test_observation_layout_reads_back_the_view(edition: str) -> None:
         for p in view.players:
             row = table[(p.seat - seat) % players]
             assert tuple(row[:4]) == (p.hand_size, p.trains, p.tickets, p.score)
-        owners = part("owners").reshape(len(rs.routes), players)
+        owners = part("owners").reshape(len(index_of(rs).routes), players)
         for r, owner in enumerate(view.owners):
             expected = [] if owner < 0 else [(owner - seat) % players]
             assert list(np.flatnonzero(owners[r])) == expected
-        kept = {rs.ticket_ids[i] for i in np.flatnonzero(part("tickets"))}
+        kept = {index_of(rs).ticket_ids[i] for i in np.flatnonzero(part("tickets"))}
         assert kept == set(view.tickets)
-        offered = part("offered").reshape(-1, len(rs.tickets))
-        assert [rs.ticket_ids[i] for row in offered for i in np.flatnonzero(row)] == list(
+        offered = part("offered").reshape(-1, len(index_of(rs).tickets))
+        assert [index_of(rs).ticket_ids[i] for row in offered for i in np.flatnonzero(row)] == list(
             view.offered
         )
 

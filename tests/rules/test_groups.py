@@ -11,7 +11,6 @@ import random
 from typing import Any
 
 import pytest
-from helpers import FixtureEdition, assert_illegal, cards, map_dict, started, step, with_player
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,10 +23,21 @@ from ttr_core.model.state import Phase
 from ttr_core.play.functional import apply
 from ttr_core.play.legal import LegalActions
 from ttr_core.rules import card_groups as groups
+from ttr_core.rules import payments
+from ttr_core.rules.index import GroupShape
 from ttr_core.rules.views import view_of
 from ttr_core.ruleset.ruleset import Ruleset
+from ttr_core.testing.scenarios import (
+    FixtureEdition,
+    assert_illegal,
+    cards,
+    map_dict,
+    started,
+    step,
+    with_player,
+)
 
-Shape = groups.GroupShape
+Shape = GroupShape
 
 
 def unit_split_exists(shape: Shape, payment: tuple[int, ...]) -> bool:
@@ -74,7 +84,7 @@ def sub_multisets(hand: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
 def reached(shape: Shape, t: int, hand: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every payment reached by choosing cards one at a time as offered (with repeats)."""
     out: list[tuple[int, ...]] = []
-    size = groups.payment_size(shape, t)
+    size = payments.payment_size(shape, t)
 
     def walk(chosen: tuple[int, ...]) -> None:
         if sum(chosen) == size:
@@ -97,16 +107,17 @@ shapes = st.tuples(
     st.sampled_from([3, 4]),
     st.booleans(),
     st.booleans(),
-).map(lambda s: groups.GroupShape(s[0], s[1], min(s[2], s[1]), s[3], s[4], s[5]))
+).map(lambda s: GroupShape(s[0], s[1], min(s[2], s[1]), s[3], s[4], s[5]))
 hands = st.tuples(*[st.integers(0, 3)] * LOCO, st.integers(0, 4))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(shape=shapes, hand=hands)
 def test_group_choice_reaches_every_valid_payment_exactly_once(shape: Shape, hand: Any) -> None:
     """GROUP-3, NC-13, NC-14, MURMANSK-2: each valid payment has one choice sequence."""
-    for t in range(1, groups.max_groups(shape) + 1):
-        size = groups.payment_size(shape, t)
+    for t in range(1, payments.max_groups(shape) + 1):
+        size = payments.payment_size(shape, t)
         if size > 10:
             break
         want = {p for p in sub_multisets(hand, size) if unit_split_exists(shape, p)}
@@ -116,35 +127,36 @@ def test_group_choice_reaches_every_valid_payment_exactly_once(shape: Shape, han
         assert (t in groups.group_options(shape, hand)) == bool(want)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(shape=shapes, hand=hands)
 def test_fits_agrees_with_the_unit_split(shape: Shape, hand: Any) -> None:
     """NC-13: ``fits`` accepts exactly the payments that split into valid units."""
-    top = min(groups.payment_size(shape, groups.max_groups(shape)), 9)
+    top = min(payments.payment_size(shape, payments.max_groups(shape)), 9)
     for size in range(1, top + 1):
         for payment in sub_multisets(hand, size):
-            assert (groups.fits(shape, payment) >= 0) == unit_split_exists(shape, payment)
+            assert (payments.fits(shape, payment) >= 0) == unit_split_exists(shape, payment)
 
 
 def test_stacking_bounds_the_number_of_groups() -> None:
     """NC-14: with stacking a group may cover every space; without, only the symbols."""
-    red_ferry: Shape = groups.GroupShape(0, 6, 2, 3, True, True)
-    assert groups.max_groups(red_ferry) == 6
-    assert groups.max_groups(groups.GroupShape(0, 6, 2, 3, True, False)) == 2
+    red_ferry: Shape = GroupShape(0, 6, 2, 3, True, True)
+    assert payments.max_groups(red_ferry) == 6
+    assert payments.max_groups(GroupShape(0, 6, 2, 3, True, False)) == 2
     # Three red cards and three groups of three: one group covers a red space.
     payment = cards("RRRBBBYYYGGG")
-    assert groups.fits(red_ferry, payment) == 3
-    assert groups.fits(groups.GroupShape(0, 6, 2, 3, True, False), payment) == -1
+    assert payments.fits(red_ferry, payment) == 3
+    assert payments.fits(GroupShape(0, 6, 2, 3, True, False), payment) == -1
 
 
 def test_murmansk_shape_sizes() -> None:
     """MURMANSK-4: k cards of the colour plus 9 - k groups of 4."""
-    murmansk: Shape = groups.GroupShape(GRAY, 9, 0, 4, False, True)
-    assert [groups.payment_size(murmansk, t) for t in (0, 2, 9)] == [9, 15, 36]
-    assert groups.fits(murmansk, cards(green=7, red=8)) == 2
-    assert groups.fits(murmansk, cards("LLRB", green=8)) == 1
-    assert groups.fits(murmansk, cards("L", green=8)) == -1
-    assert groups.fits(murmansk, cards(locomotive=9)) == -1
+    murmansk: Shape = GroupShape(GRAY, 9, 0, 4, False, True)
+    assert [payments.payment_size(murmansk, t) for t in (0, 2, 9)] == [9, 15, 36]
+    assert payments.fits(murmansk, cards(green=7, red=8)) == 2
+    assert payments.fits(murmansk, cards("LLRB", green=8)) == 1
+    assert payments.fits(murmansk, cards("L", green=8)) == -1
+    assert payments.fits(murmansk, cards(locomotive=9)) == -1
 
 
 # -- through the engine, on a small board ---------------------------------------------------

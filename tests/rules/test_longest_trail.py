@@ -21,6 +21,7 @@ from ttr_core.formats.position import parse_position, position_to_json
 from ttr_core.model.errors import MAX_MESSAGE, LongestPathError
 from ttr_core.rules import graph as graph_module
 from ttr_core.rules.graph import longest_trail
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerPosition, Position, score_position
 
 Edge = tuple[int, int, int]
@@ -75,6 +76,7 @@ def trees_with_cycles(draw: st.DrawFn) -> list[Edge]:
     return [(names[tracks[i][0]], names[tracks[i][1]], tracks[i][2]) for i in order]
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(multigraphs())
 def test_path_1_matches_brute_force_on_multigraphs(edges: list[Edge]) -> None:
@@ -82,6 +84,7 @@ def test_path_1_matches_brute_force_on_multigraphs(edges: list[Edge]) -> None:
     assert longest_trail(edges) == brute_force(edges)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(trees_with_cycles())
 def test_path_1_matches_brute_force_across_bridges(edges: list[Edge]) -> None:
@@ -149,12 +152,13 @@ def test_path_1_dense_india_position_scores() -> None:
     rs = Ruleset.build("india")
     routes = []
     for a, b, length in INDIA_DENSE:
-        pair = {rs.city_index[a], rs.city_index[b]}
+        pair = {index_of(rs).city_index[a], index_of(rs).city_index[b]}
         routes.append(
             next(
                 r
-                for r in range(len(rs.routes))
-                if {rs.route_a[r], rs.route_b[r]} == pair and rs.route_len[r] == length
+                for r in range(len(index_of(rs).routes))
+                if {index_of(rs).route_a[r], index_of(rs).route_b[r]} == pair
+                and index_of(rs).route_len[r] == length
             )
         )
     held = Position(players=(PlayerPosition(name="Ann", routes=tuple(routes), tickets=()),))

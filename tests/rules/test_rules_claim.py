@@ -7,7 +7,15 @@ from itertools import product
 
 import pytest
 from attrs import evolve
-from helpers import (
+
+from ttr_core import ClaimRoute, DrawBlind, IllegalActionError, legal_actions
+from ttr_core.model.cards import EMPTY, LOCO, NUM_KINDS
+from ttr_core.model.events import RouteClaimed
+from ttr_core.model.state import Phase
+from ttr_core.play.functional import apply
+from ttr_core.rules.index import index_of
+from ttr_core.rules.payments import payment_error
+from ttr_core.testing.scenarios import (
     BLUE,
     RED,
     YELLOW,
@@ -21,13 +29,6 @@ from helpers import (
     track_id,
     with_player,
 )
-
-from ttr_core import ClaimRoute, DrawBlind, IllegalActionError, legal_actions
-from ttr_core.model.cards import EMPTY, LOCO, NUM_KINDS
-from ttr_core.model.events import RouteClaimed
-from ttr_core.model.state import Phase
-from ttr_core.play.functional import apply
-from ttr_core.rules.claims import payment_error
 
 
 def ready(rs, players=2, hand="", seat=0, trains=None, seed=3):
@@ -48,7 +49,7 @@ def listed_claims(rs, state, r=None):
     return [
         a
         for a in legal_actions(rs, state)
-        if isinstance(a, ClaimRoute) and (r is None or a.route == rs.route_ids[r])
+        if isinstance(a, ClaimRoute) and (r is None or a.route == index_of(rs).route_ids[r])
     ]
 
 
@@ -116,8 +117,10 @@ def test_claim_3_locomotives_are_wild(fx):
 def test_claim_3_all_locomotive_payment(fx):
     """CLAIM-3: a set made only of locomotives is valid, on any route."""
     state = ready(fx, hand="LLLLLL")
-    for r in range(len(fx.routes)):
-        action = ClaimRoute(route=fx.route_ids[r], cards=cards("L" * fx.route_len[r]))
+    for r in range(len(index_of(fx).routes)):
+        action = ClaimRoute(
+            route=index_of(fx).route_ids[r], cards=cards("L" * index_of(fx).route_len[r])
+        )
         step(fx, state, action)
 
 
@@ -157,7 +160,9 @@ def test_claim_7_enough_trains_required(fx):
     state = ready(fx, hand="RRRLLLLLL", trains=2)
     assert_illegal(fx, state, claim(fx, "A-B", "RRR"), "CLAIM-7")
     assert_illegal(fx, state, claim(fx, "E-F", "LLLLLL"), "CLAIM-7")
-    lengths = {fx.route_len[fx.route_index[a.route]] for a in listed_claims(fx, state)}
+    lengths = {
+        index_of(fx).route_len[index_of(fx).route_index[a.route]] for a in listed_claims(fx, state)
+    }
     assert lengths == {1, 2}
     after, _ = step(fx, state, claim(fx, "A-C", "LL"))
     assert after.players[0].trains == 0
@@ -203,9 +208,9 @@ def test_claim_payments_listed_exactly_once_each(fx, hand):
     listed = listed_claims(fx, state)
     assert len(listed) == len(set(listed))
     expected = set()
-    for r in range(len(fx.routes)):
-        for pay in payments_up_to(h, fx.route_len[r]):
-            action = ClaimRoute(route=fx.route_ids[r], cards=pay)
+    for r in range(len(index_of(fx).routes)):
+        for pay in payments_up_to(h, index_of(fx).route_len[r]):
+            action = ClaimRoute(route=index_of(fx).route_ids[r], cards=pay)
             try:
                 apply(fx, state, action)
             except IllegalActionError:
@@ -256,15 +261,15 @@ def test_double_3_both_tracks_open_at_threshold(fx, players):
 def test_double_4_usa_threshold_is_four(usa):
     """DOUBLE-4 / USA-9: in the USA edition both tracks are usable from 4 players."""
     assert usa.params.double_routes_min_players == 4
-    assert usa.double_open_min == 4
+    assert index_of(usa).double_open_min == 4
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_double_5_uneven_pair_is_a_double_route(fx, players):
     """DOUBLE-5: tracks of different lengths between the same cities form a double route."""
     yellow, pink = track(fx, "C-E", 0), track(fx, "C-E", 1)
-    assert fx.route_len[yellow] != fx.route_len[pink]
-    assert fx.route_twin[yellow] == pink and fx.route_twin[pink] == yellow
+    assert index_of(fx).route_len[yellow] != index_of(fx).route_len[pink]
+    assert index_of(fx).route_twin[yellow] == pink and index_of(fx).route_twin[pink] == yellow
     state = ready(fx, players, hand="YYPPP")
     after, _ = step(fx, state, claim(fx, "C-E", "YY", nth=0))
     assert_illegal(
@@ -285,13 +290,17 @@ def test_usa_9_every_double_route(usa, players):
     """USA-9: on the USA map, each of the 22 double routes closes at 2-3 players and stays
     open to other players at 4-5; the claiming player never gets the second track."""
     base = ready(usa, players, hand="LLLLLL")
-    pairs = [(r, usa.route_twin[r]) for r in range(len(usa.routes)) if r < usa.route_twin[r]]
+    pairs = [
+        (r, index_of(usa).route_twin[r])
+        for r in range(len(index_of(usa).routes))
+        if r < index_of(usa).route_twin[r]
+    ]
     assert len(pairs) == 22
     for r, twin in pairs:
-        pay = cards("L" * usa.route_len[r])
-        after = apply(usa, base, ClaimRoute(route=usa.route_ids[r], cards=pay))
-        twin_pay = cards("L" * usa.route_len[twin])
-        action = ClaimRoute(route=usa.route_ids[twin], cards=twin_pay)
+        pay = cards("L" * index_of(usa).route_len[r])
+        after = apply(usa, base, ClaimRoute(route=index_of(usa).route_ids[r], cards=pay))
+        twin_pay = cards("L" * index_of(usa).route_len[twin])
+        action = ClaimRoute(route=index_of(usa).route_ids[twin], cards=twin_pay)
         same = with_player(evolve(after, current=0), 0, hand=cards("LLLLLL"))
         assert action not in legal_actions(usa, same)
         other = with_player(after, 1, hand=cards("LLLLLL"))
@@ -302,13 +311,15 @@ def test_usa_8_locomotives_wild_on_every_route(usa):
     """USA-8: locomotives may be played on every USA route."""
     state = ready(usa, hand="LLLLLL")
     listed = set(listed_claims(usa, state))
-    for r in range(len(usa.routes)):
-        action = ClaimRoute(route=usa.route_ids[r], cards=cards("L" * usa.route_len[r]))
+    for r in range(len(index_of(usa).routes)):
+        action = ClaimRoute(
+            route=index_of(usa).route_ids[r], cards=cards("L" * index_of(usa).route_len[r])
+        )
         assert action in listed
         assert payment_error(usa, r, action.cards) is None
-        if usa.route_color[r] != LOCO:
+        if index_of(usa).route_color[r] != LOCO:
             mixed = [0] * NUM_KINDS
-            mixed[usa.route_color[r]] = usa.route_len[r] - 1
+            mixed[index_of(usa).route_color[r]] = index_of(usa).route_len[r] - 1
             mixed[LOCO] = 1
             assert payment_error(usa, r, tuple(mixed)) is None
 

@@ -6,25 +6,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import (
-    BLUE,
-    GREEN,
-    ORANGE,
-    RED,
-    YELLOW,
-    ScriptedChance,
-    arrange,
-    assert_illegal,
-    card_list,
-    card_totals,
-    cards,
-    events_of,
-    fixture_ruleset,
-    started,
-    step,
-    track_id,
-    with_player,
-)
 
 from ttr_core import ClaimRoute, DrawBlind, TakeFaceUp, legal_actions, new_game
 from ttr_core.model.cards import EMPTY, LOCO
@@ -38,6 +19,26 @@ from ttr_core.model.events import (
 )
 from ttr_core.model.state import Phase
 from ttr_core.play.functional import apply
+from ttr_core.rules.index import index_of
+from ttr_core.testing.invariants import card_totals
+from ttr_core.testing.scenarios import (
+    BLUE,
+    GREEN,
+    ORANGE,
+    RED,
+    YELLOW,
+    ScriptedChance,
+    arrange,
+    assert_illegal,
+    card_list,
+    cards,
+    events_of,
+    fixture_ruleset,
+    started,
+    step,
+    track_id,
+    with_player,
+)
 
 L = LOCO
 
@@ -61,11 +62,11 @@ def hand_delta(before, after, seat=0):
 
 def test_setup_1_deck_has_110_cards(usa):
     """SETUP-1: 8 colours x 12 cards plus 14 locomotives, all in play at the start."""
-    assert len(usa.train_deck) == 110
-    assert usa.deck_counts == (12,) * 8 + (14,)
+    assert len(index_of(usa).train_deck) == 110
+    assert index_of(usa).deck_counts == (12,) * 8 + (14,)
     for players in range(2, 6):
         state = new_game(usa, players, seed=players)
-        assert card_totals(state) == usa.deck_counts
+        assert card_totals(state) == index_of(usa).deck_counts
 
 
 def test_setup_2_player_supplies(usa):
@@ -113,7 +114,7 @@ def test_setup_4_display_checked_for_flush_at_once(usa):
     assert Counter(flushes[0].cards) == Counter(card_list("LLLRB"))
     assert state.display == tuple(card_list("GGGGG"))
     assert state.discard == cards("LLLRB")
-    assert card_totals(state) == usa.deck_counts
+    assert card_totals(state) == index_of(usa).deck_counts
 
 
 # -- drawing -------------------------------------------------------------------------------
@@ -378,7 +379,7 @@ def test_flush_5_flushed_cards_reshuffled_at_once(usa, turn):
 def test_flush_6_usa_flushes_an_edition_without_flush_does_not(usa):
     """FLUSH-6: the USA display flushes on 3 locomotives; an edition declaring no flush
     (as Nordic Countries does) keeps them."""
-    assert usa.flush_at == 3
+    assert index_of(usa).flush_at == 3
     no_flush = fixture_ruleset(display={"size": 5, "flush_locomotives": None, "flush_repeats": 3})
     state = started(no_flush, 2, seed=1)
     state = arrange(state, display=card_list("RLLGB"), deck=card_list("LYYYYY"))

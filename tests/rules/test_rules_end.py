@@ -6,18 +6,6 @@ import random
 
 import pytest
 from attrs import evolve
-from helpers import (
-    arrange,
-    assert_illegal,
-    cards,
-    claimed,
-    events_of,
-    keep_all_opening,
-    started,
-    step,
-    track_id,
-    with_player,
-)
 
 from ttr_core import (
     ClaimRoute,
@@ -35,6 +23,19 @@ from ttr_core.model.cards import EMPTY
 from ttr_core.model.events import FinalRoundStarted, GameEnded, Passed
 from ttr_core.model.state import Phase
 from ttr_core.play.functional import apply
+from ttr_core.rules.index import index_of
+from ttr_core.testing.scenarios import (
+    arrange,
+    assert_illegal,
+    cards,
+    claimed,
+    events_of,
+    keep_all_opening,
+    started,
+    step,
+    track_id,
+    with_player,
+)
 
 
 def play_turn(rs, state):
@@ -63,7 +64,7 @@ def test_turn_1_one_action_per_turn(fx):
     assert (after.current, after.turn) == (2, 2)
     after = apply(fx, after, DrawTickets())
     assert after.turn == 2
-    offered = tuple(fx.ticket_ids[t] for t in after.pending_tickets)
+    offered = tuple(index_of(fx).ticket_ids[t] for t in after.pending_tickets)
     after = apply(fx, after, KeepTickets(tickets=offered[:1]))
     assert (after.current, after.turn) == (0, 3)
 
@@ -251,7 +252,9 @@ def stuck(rs, players=2, seed=4):
     cannot pay for any open route (every length-1 track is claimed)."""
     state = started(rs, players, seed=seed)
     state = arrange(state, deck=(), discard=EMPTY, display=(-1,) * 5, ticket_deck=())
-    short = {r: players - 1 for r in range(len(rs.routes)) if rs.route_len[r] == 1}
+    short = {
+        r: players - 1 for r in range(len(index_of(rs).routes)) if index_of(rs).route_len[r] == 1
+    }
     state = claimed(rs, state, short)
     for seat in range(players):
         state = with_player(state, seat, hand=cards("P"))
@@ -298,7 +301,9 @@ def test_pass_2_full_round_of_passes_ends_the_game(usa, players):
     sheet = score_game(usa, state)
     assert len(sheet.winners) >= 1
     assert sheet.players[players - 1].route_points == sum(
-        usa.route_points[r] for r in range(len(usa.routes)) if usa.route_len[r] == 1
+        index_of(usa).route_points[r]
+        for r in range(len(index_of(usa).routes))
+        if index_of(usa).route_len[r] == 1
     )
 
 
@@ -308,9 +313,13 @@ def test_pass_2_another_action_resets_the_count(usa):
     state = apply(usa, state, Pass())
     state = apply(usa, state, Pass())
     assert state.passes == 2
-    r = next(r for r in range(len(usa.routes)) if usa.route_len[r] == 2 and usa.route_color[r] == 8)
+    r = next(
+        r
+        for r in range(len(index_of(usa).routes))
+        if index_of(usa).route_len[r] == 2 and index_of(usa).route_color[r] == 8
+    )
     state = with_player(state, 2, hand=cards("PP"))
-    state = apply(usa, state, ClaimRoute(route=usa.route_ids[r], cards=cards("PP")))
+    state = apply(usa, state, ClaimRoute(route=index_of(usa).route_ids[r], cards=cards("PP")))
     assert state.passes == 0
     assert not state.is_over
     # The claim's cards refill the display, so the next player can draw again.

@@ -8,7 +8,13 @@ import json
 from importlib.resources import files
 
 import pytest
-from helpers import (
+
+from ttr_core import ClaimRoute, MapDataError, Ruleset, load_map_data
+from ttr_core.model.mapdata import structure_map
+from ttr_core.rules.graph import longest_trail
+from ttr_core.rules.index import index_of
+from ttr_core.rules.scoring import PlayerPosition, Position, score_position
+from ttr_core.testing.scenarios import (
     FixtureEdition,
     cards,
     fixture_ruleset,
@@ -20,11 +26,6 @@ from helpers import (
     track_id,
     with_player,
 )
-
-from ttr_core import ClaimRoute, MapDataError, Ruleset, load_map_data
-from ttr_core.model.mapdata import structure_map
-from ttr_core.rules.graph import longest_trail
-from ttr_core.rules.scoring import PlayerPosition, Position, score_position
 
 PATH_ROUTES = (
     # a line
@@ -172,8 +173,8 @@ def test_path_6_usa_awards_a_longest_path_bonus(usa):
 def test_score_1_usa_route_point_table(usa):
     """SCORE-1 / USA-7: lengths 1 to 6 score 1, 2, 4, 7, 10 and 15."""
     assert dict(usa.params.route_points) == {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}
-    for r in range(len(usa.routes)):
-        assert usa.route_points[r] == usa.params.route_points[usa.route_len[r]]
+    for r in range(len(index_of(usa).routes)):
+        assert index_of(usa).route_points[r] == usa.params.route_points[index_of(usa).route_len[r]]
 
 
 def test_score_1_route_points_in_final_scoring(paths):
@@ -186,7 +187,7 @@ def test_score_2_no_value_for_length_7(usa):
     """SCORE-2: no route of length 7 exists and the table has no value for it; map data
     with a 7-space track is rejected."""
     assert 7 not in usa.params.route_points
-    assert max(usa.route_len) == 6
+    assert max(index_of(usa).route_len) == 6
     raw = json.loads(files("ttr_usa").joinpath("usa.json").read_text(encoding="utf-8"))
     bad = copy.deepcopy(raw)
     bad["routes"][0]["length"] = 7
@@ -251,7 +252,7 @@ def station_position(rs, red_routes, red_tickets, red_stations, yellow_routes):
         name=red.name,
         routes=red.routes,
         tickets=red.tickets,
-        stations=tuple(rs.city_index[c] for c in red_stations),
+        stations=tuple(index_of(rs).city_index[c] for c in red_stations),
     )
     return Position(players=(red, pos.players[1]))
 

@@ -5,18 +5,6 @@ from __future__ import annotations
 
 import pytest
 from attrs import evolve
-from helpers import (
-    assert_illegal,
-    cards,
-    events_of,
-    fixture_ruleset,
-    score,
-    started,
-    step,
-    ticket,
-    track_id,
-    with_player,
-)
 
 from ttr_core import (
     ClaimRoute,
@@ -31,10 +19,23 @@ from ttr_core import (
 from ttr_core.model.events import TicketsDealt, TicketsKept
 from ttr_core.model.state import Phase
 from ttr_core.play.functional import apply
+from ttr_core.rules.index import index_of
+from ttr_core.testing.scenarios import (
+    assert_illegal,
+    cards,
+    events_of,
+    fixture_ruleset,
+    score,
+    started,
+    step,
+    ticket,
+    track_id,
+    with_player,
+)
 
 
 def ids(rs, indices):
-    return tuple(rs.ticket_ids[i] for i in indices)
+    return tuple(index_of(rs).ticket_ids[i] for i in indices)
 
 
 def keep_options(rs, state):
@@ -176,7 +177,7 @@ def test_ticket_1_draw_three_keep_at_least_one(fx):
 def test_ticket_1_bad_keep_choices(fx):
     """TICKET-1: unknown or repeated tickets are not a valid choice; keeping needs a draw."""
     state = started(fx, 2, seed=6)
-    assert_illegal(fx, state, KeepTickets(tickets=(fx.ticket_ids[0],)), "TICKET-1")
+    assert_illegal(fx, state, KeepTickets(tickets=(index_of(fx).ticket_ids[0],)), "TICKET-1")
     after, drawn_ids = drawn(fx, state)
     assert_illegal(fx, after, KeepTickets(tickets=(999,)), "TICKET-1")
     assert_illegal(fx, after, KeepTickets(tickets=(drawn_ids[0], drawn_ids[0])), "TICKET-1")
@@ -185,11 +186,11 @@ def test_ticket_1_bad_keep_choices(fx):
 def test_ticket_2_only_drawn_tickets_can_be_returned(fx):
     """TICKET-2: a ticket held from before cannot be part of the choice (nor returned)."""
     state = started(fx, 2, seed=6)
-    held = fx.ticket_ids[state.players[0].tickets[0]]
+    held = index_of(fx).ticket_ids[state.players[0].tickets[0]]
     after, drawn_ids = drawn(fx, state)
     assert_illegal(fx, after, KeepTickets(tickets=(held,)), "TICKET-2")
     assert_illegal(fx, after, KeepTickets(tickets=(drawn_ids[0], held)), "TICKET-2")
-    in_deck = fx.ticket_ids[after.ticket_deck[0]]
+    in_deck = index_of(fx).ticket_ids[after.ticket_deck[0]]
     assert_illegal(fx, after, KeepTickets(tickets=(in_deck,)), "TICKET-2")
     done, _ = step(fx, after, KeepTickets(tickets=drawn_ids[:1]))
     assert set(state.players[0].tickets) <= set(done.players[0].tickets)
@@ -206,8 +207,8 @@ def test_ticket_3_short_ticket_deck(fx, left):
     assert len(keep_options(fx, after)) == 2**left - 1
     assert_illegal(fx, after, KeepTickets(tickets=()), "TICKET-1")
     done, _ = step(fx, after, KeepTickets(tickets=drawn_ids[:1]))
-    assert done.ticket_deck == tuple(fx.ticket_index[t] for t in drawn_ids[1:])
-    assert fx.ticket_ids[done.players[0].tickets[-1]] == drawn_ids[0]
+    assert done.ticket_deck == tuple(index_of(fx).ticket_index[t] for t in drawn_ids[1:])
+    assert index_of(fx).ticket_ids[done.players[0].tickets[-1]] == drawn_ids[0]
 
 
 def test_ticket_4_empty_ticket_deck(fx):
@@ -226,8 +227,8 @@ def test_ticket_5_usa_returned_tickets_under_deck_in_offer_order(fx, usa):
         done, events = step(rs, after, KeepTickets(tickets=drawn_ids[1:2]))
         assert done.ticket_deck == (
             *after.ticket_deck,
-            rs.ticket_index[drawn_ids[0]],
-            rs.ticket_index[drawn_ids[2]],
+            index_of(rs).ticket_index[drawn_ids[0]],
+            index_of(rs).ticket_index[drawn_ids[2]],
         )
         kept = events_of(events, TicketsKept)[0]
         assert kept.kept == drawn_ids[1:2]

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from attrs import evolve, fields
-from helpers import keep_all_opening, perturb_secrets, random_game_states, started
 
 from ttr_core import (
     DrawBlind,
@@ -27,10 +26,14 @@ from ttr_core.formats.serialize import view_from_json, view_to_json
 from ttr_core.hidden.determinize import known_state
 from ttr_core.hidden.seat_actions import SeatActions
 from ttr_core.model import events as ev
-from ttr_core.play.functional import apply, pending_for
+from ttr_core.play.functional import apply
+from ttr_core.rules.index import index_of
+from ttr_core.rules.tickets import pending_for
 from ttr_core.rules.views import PlayerView, PublicPlayer, redact
+from ttr_core.testing.invariants import perturb_secrets
 from ttr_core.testing.play import play_game as random_game
-from ttr_core.testing.play import ruleset
+from ttr_core.testing.play import random_game_states, ruleset
+from ttr_core.testing.scenarios import keep_all_opening, started
 
 
 def test_setup_6_view_shows_own_hand_and_tickets(usa):
@@ -41,7 +44,7 @@ def test_setup_6_view_shows_own_hand_and_tickets(usa):
         me = state.players[seat]
         assert view.seat == seat
         assert view.hand == me.hand
-        assert view.tickets == tuple(usa.ticket_ids[t] for t in me.tickets)
+        assert view.tickets == tuple(index_of(usa).ticket_ids[t] for t in me.tickets)
 
 
 def test_setup_6_view_shows_only_counts_of_others(usa):
@@ -83,7 +86,7 @@ def test_view_hides_opponents_secrets(usa, players):
     for state in states[:: max(1, len(states) // 25)]:
         for seat in range(players):
             view = view_of(usa, state, seat)
-            other = perturb_secrets(usa, state, seat, chooser)
+            other = perturb_secrets(usa, state, seat, chooser.randrange)
             assert view_of(usa, other, seat) == view
             # The view still shows the seat's own hand.
             assert view.hand == state.players[seat].hand
@@ -104,15 +107,17 @@ def test_opening_offers_visible_only_to_their_player(usa):
     state = new_game(usa, 3, seed=6)
     for seat in range(3):
         view = view_of(usa, state, seat)
-        assert view.offered == tuple(usa.ticket_ids[t] for t in state.offers[seat])
-        assert view.offered == tuple(usa.ticket_ids[t] for t in pending_for(state, seat))
+        assert view.offered == tuple(index_of(usa).ticket_ids[t] for t in state.offers[seat])
+        assert view.offered == tuple(index_of(usa).ticket_ids[t] for t in pending_for(state, seat))
     assert len({view_of(usa, state, s).offered for s in range(3)}) == 3
 
 
 def test_drawn_tickets_visible_only_to_the_drawer(usa):
     """SETUP-6 / TICKET-1: tickets drawn in play are seen by the drawing player only."""
     state = apply(usa, started(usa, 3, seed=6), DrawTickets())
-    assert view_of(usa, state, 0).offered == tuple(usa.ticket_ids[t] for t in state.pending_tickets)
+    assert view_of(usa, state, 0).offered == tuple(
+        index_of(usa).ticket_ids[t] for t in state.pending_tickets
+    )
     assert view_of(usa, state, 1).offered == ()
     assert view_of(usa, state, 2).offered == ()
     assert view_of(usa, state, 1).ticket_deck_size == len(state.ticket_deck)
@@ -185,7 +190,7 @@ def test_redact_blind_draw_and_kept_tickets(usa):
     assert redact(drawn, 1) == ev.BlindDrawn(player=0, card=-1)
     state = apply(usa, state, DrawBlind())
     state = apply(usa, state, DrawTickets())
-    offered = tuple(usa.ticket_ids[t] for t in state.pending_tickets)
+    offered = tuple(index_of(usa).ticket_ids[t] for t in state.pending_tickets)
     events = []
     apply(usa, state, KeepTickets(tickets=offered[:1]), events=events)
     kept = next(e for e in events if isinstance(e, ev.TicketsKept))

@@ -16,9 +16,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 import pytest
 import ttr_india
-from helpers import FixtureEdition, map_dict
 
 import ttr_core
 from ttr_core import Ruleset
@@ -32,9 +32,11 @@ from ttr_core.plugin import (
     hookimpl,
 )
 from ttr_core.rules import network, scoring
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerPosition, Position, score_position, scoring_context
 from ttr_core.ruleset import editions as edition
 from ttr_core.ruleset import hookspecs
+from ttr_core.testing.scenarios import FixtureEdition, map_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,7 +70,7 @@ TICKETS = (("B", "C", 4), ("A", "D", 6), ("A", "E", 7), ("B", "D", 5))
 
 
 def index(rs: Ruleset, a: str, b: str) -> int:
-    (r,) = [r for r, t in enumerate(rs.routes) if set(t.cities) == {a, b}]
+    (r,) = [r for r, t in enumerate(index_of(rs).routes) if set(t.cities) == {a, b}]
     return r
 
 
@@ -83,7 +85,7 @@ def red_position(rs: Ruleset) -> Position:
         name="Red",
         routes=(index(rs, "A", "B"), index(rs, "A", "C"), index(rs, "C", "D")),
         tickets=(0, 1, 2),
-        stations=(rs.city_index["C"],),
+        stations=(index_of(rs).city_index["C"],),
     )
     blue = PlayerPosition(name="Blue", routes=(index(rs, "B", "C"),), tickets=(3,))
     return Position(players=(red, blue))
@@ -108,6 +110,9 @@ def test_plugin_module_exports_the_plugin_surface() -> None:
         "EditionInfo": edition.EditionInfo,
         "OptionSpec": edition.OptionSpec,
         "load_packaged_map": edition.load_packaged_map,
+        "packaged_edition": edition.packaged_edition,
+        "PackagedEdition": edition.PackagedEdition,
+        "evolve": attrs.evolve,
         "MapData": mapdata.MapData,
         "Parameters": mapdata.Parameters,
         "Ticket": mapdata.Ticket,
@@ -217,7 +222,9 @@ def test_network_unknown_city_is_a_map_data_error(context: ScoringContext) -> No
 def test_network_accepts_aliases() -> None:
     """A city may be named by an alias of the map: Europe's København is Kobenhavn."""
     europe = Ruleset.build("europe")
-    r = next(r for r, t in enumerate(europe.routes) if set(t.cities) == {"Essen", "Kobenhavn"})
+    r = next(
+        r for r, t in enumerate(index_of(europe).routes) if set(t.cities) == {"Essen", "Kobenhavn"}
+    )
     net = PlayerNetwork(europe, 0, [r])
     assert net.connected("København", "Essen") and net.connected("Kobenhavn", "Essen")
     assert net.cities == {"Essen", "Kobenhavn"}
@@ -361,16 +368,23 @@ def example_plugin(marker: str) -> ModuleType:
 
 
 def test_hooks_examples_are_found() -> None:
-    """The reference shows three runnable examples besides the signatures."""
-    assert len(hooks_examples()) == 3
+    """The reference shows four runnable examples besides the signatures."""
+    assert len(hooks_examples()) == 4
 
 
-def test_hooks_example_country_tickets_score_like_the_test_edition() -> None:
+def test_hooks_example_packaged_edition_is_the_example_edition() -> None:
+    """The one-statement edition of the reference is the example edition's identity and map."""
+    documented = Ruleset(example_plugin("packaged_edition"))
+    example = Ruleset.build("example")
+    assert documented.info == example.info
+    assert documented.map == edition.load_packaged_map("ttr_example_edition", "example.json")
+    assert documented.map.routes == example.map.routes
+
+
+def test_hooks_example_country_tickets_score_like_the_test_edition(borderland: Ruleset) -> None:
     """The country-ticket example scores Borderland's country tickets (from a city and
     from a country) exactly as the test edition's own plugin does."""
-    from test_position import Borderland
-
-    own = Ruleset(Borderland())
+    own = borderland
     documented = Ruleset(FixtureEdition(own.map), plugins=[example_plugin("arrows")])
     countries = [i for i, t in enumerate(own.tickets) if t.targets is not None]
     assert {own.tickets[i].a for i in countries} >= {"Gamma", "Nordland"}

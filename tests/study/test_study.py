@@ -22,6 +22,7 @@ from ttr_core.model.actions import Action, DrawBlind, TakeFaceUp
 from ttr_core.model.cards import LOCO
 from ttr_core.model.errors import MissingExtraError
 from ttr_core.model.events import DisplayFlushed, LocomotivesRemain, Passed, RouteClaimed, Shuffled
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerScore, Scoresheet
 from ttr_core.rules.views import PlayerView
 from ttr_core.study import GameStats, StudyPlan, build_report, run_study, write_report
@@ -104,13 +105,13 @@ def test_a_game_is_measured_from_its_record(usa: Ruleset) -> None:
     stats = measure(usa, 0, bots, result.record)
     assert stats.totals == tuple(p.total for p in result.players)
     claimed = {
-        usa.route_index[e.route]: e.player
+        index_of(usa).route_index[e.route]: e.player
         for entry in result.record.log
         for e in entry.events
         if isinstance(e, RouteClaimed)
     }
     assert {r: o for r, o in enumerate(stats.owners) if o >= 0} == claimed
-    ends = {c for r in claimed for c in (usa.route_a[r], usa.route_b[r])}
+    ends = {c for r in claimed for c in (index_of(usa).route_a[r], index_of(usa).route_b[r])}
     assert {c for c, n in enumerate(stats.networks) if n} == ends
     assert len(stats.tickets) == sum(len(p.tickets) for p in stats_players(usa, result))
     assert stats.passes == 0 and stats.ended_by == "final_round"
@@ -198,10 +199,10 @@ def game(
     deck: bool = False,
 ) -> GameStats:
     """A made-up two-player game on the USA map in which seat 0 claimed track 0."""
-    owners = [-1] * len(rs.routes)
+    owners = [-1] * len(index_of(rs).routes)
     owners[0] = 0
-    networks = [0] * len(rs.city_ids)
-    networks[rs.route_a[0]] = networks[rs.route_b[0]] = 1
+    networks = [0] * len(index_of(rs).city_ids)
+    networks[index_of(rs).route_a[0]] = networks[index_of(rs).route_b[0]] = 1
     return GameStats(
         index=index,
         seed=100 + index,
@@ -213,7 +214,7 @@ def game(
         winners=winners,
         owners=tuple(owners),
         networks=tuple(networks),
-        tickets=((rs.ticket_ids[0], True), (rs.ticket_ids[1], False)),
+        tickets=((index_of(rs).ticket_ids[0], True), (index_of(rs).ticket_ids[1], False)),
         bonuses=(("longest_path", (10, 0)),),
         decided_by=("longest_path",) if index == 0 else (),
         stations=(0, 0),
@@ -293,6 +294,7 @@ class Links(HTMLParser):
         self.links += [v or "" for k, v in attrs if k in ("src", "href")]
 
 
+@pytest.mark.slow
 def test_study_writes_a_deterministic_report_a_page_that_opens_offline_and_figures(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -326,7 +328,7 @@ def test_study_writes_a_deterministic_report_a_page_that_opens_offline_and_figur
     assert links.links and all(
         link.startswith("data:image/svg+xml;base64,") for link in links.links
     )
-    assert page.count('id="route-') == len(rs.routes)  # the map is inline
+    assert page.count('id="route-') == len(index_of(rs).routes)  # the map is inline
 
 
 @pytest.mark.parametrize(
@@ -375,6 +377,7 @@ def test_study_without_matplotlib_is_one_error_line_naming_the_extra(
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_a_failing_bot_is_left_out_of_the_report_and_the_study_exits_1(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

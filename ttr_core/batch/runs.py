@@ -32,7 +32,8 @@ from ttr_core.bots.registry import find_bot
 from ttr_core.hidden.seat_actions import SeatActions
 from ttr_core.model import rng
 from ttr_core.model.errors import TtrError
-from ttr_core.play.game import GameRecord
+from ttr_core.play.game import Game
+from ttr_core.play.records import GameRecord
 from ttr_core.play.simulator import Simulator
 from ttr_core.rules.scoring import score_game
 from ttr_core.rules.views import view_of
@@ -158,7 +159,7 @@ def play_game(
     # The game plays on a simulator the bots never see: each gets its seat's view and
     # the seat's legal actions listed without the hidden cards (SeatActions), both
     # built on the seat's own ruleset, whose memos hold no other seat's hand.
-    sim = Simulator.deal(rs, names, seed=seed, start_player=start, record=record)
+    sim = Simulator.new(rs, names, seed=seed, start_player=start, record=record)
     own = seat_rulesets(rs, players)
     seated: list[Bot] = [
         factory(own[s], s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
@@ -166,7 +167,7 @@ def play_game(
     listing = [Simulator(own[s], names, record=False) for s in range(players)]
     decisions = 0
     while not sim.is_over:
-        seat = sim.current
+        seat = sim.current_player
         state = sim.snapshot()
         legal = SeatActions(own[seat], state, seat, simulator=listing[seat])
         try:
@@ -190,7 +191,7 @@ def play_game(
             )
     state = sim.snapshot()
     sheet = score_game(rs, state, names)
-    saved = sim.game().record() if record else None
+    saved = Game.from_simulator(sim).record() if record else None
     return GameResult(
         seed=seed,
         turns=state.turn,
@@ -267,7 +268,7 @@ class GamePlan:
 def portable(rs: Ruleset) -> bool:
     """Whether other processes can build ``rs`` from its edition id and options alone:
     true unless it carries plugins of its own (house rules)."""
-    return len(rs.plugin_manager.get_plugins()) <= 2
+    return not rs.hooks.plugins
 
 
 def check_run(rs: Ruleset, *, players: int, games: int, bots: Sequence[str]) -> tuple[str, ...]:

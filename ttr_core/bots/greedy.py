@@ -21,9 +21,9 @@ the seed is accepted for the common bot interface.
 
 from __future__ import annotations
 
-import functools
 import heapq
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Final
 
 from attrs import frozen
 
@@ -41,9 +41,10 @@ from ttr_core.model.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
+from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS, route_color_index
 from ttr_core.model.state import Phase
 from ttr_core.rules.graph import UnionFind
+from ttr_core.rules.queries import open_tracks_for, track_cost
 from ttr_core.rules.views import PlayerView
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -89,13 +90,86 @@ class Edge:
     length: int
 
 
+@frozen(eq=False)
+class MapFacts:
+    """What the bot reads of the map, by track and city index (map order): built once per
+    map from the ruleset's public map data (see :func:`map_facts`)."""
+
+    ends: tuple[tuple[int, int], ...]
+    """Per track, the indices of its two cities."""
+    length: tuple[int, ...]
+    """Per track, its spaces: the trains it takes."""
+    color: tuple[int, ...]
+    """Per track, its colour number (:data:`~ttr_core.model.cards.GRAY` for gray)."""
+    points: tuple[int, ...]
+    """Per track, the points it scores when claimed."""
+    twin: tuple[int, ...]
+    """Per track, the index of the other track of its double route, or -1."""
+    group_size: tuple[int, ...]
+    """Per track, the cards of a group of any cards it takes, 0 if none."""
+    cities: int
+    """How many cities the map has."""
+    border: tuple[bool, ...]
+    """Per city, whether it is a country's border arrow (a path may end there only)."""
+    neighbours: tuple[tuple[tuple[int, int], ...], ...]
+    """Per city, its tracks in map order with the city at the other end."""
+    track_index: Mapping[int, int]
+    """Track id -> track index."""
+    track_ids: tuple[int, ...]
+    """Per track, its id."""
+    ticket_index: Mapping[int, int]
+    """Ticket id -> ticket index."""
+
+
+MAX_FACTS: Final = 64
+"""How many maps' facts :func:`map_facts` keeps before it forgets them all."""
+
+_FACTS: dict[str, MapFacts] = {}
+
+
+def map_facts(rs: Ruleset) -> MapFacts:
+    """The map facts of ``rs``, shared by every ruleset of the same map data."""
+    found = _FACTS.get(rs.map_hash)
+    if found is None:
+        if len(_FACTS) >= MAX_FACTS:
+            _FACTS.clear()
+        found = _FACTS[rs.map_hash] = _read_map(rs)
+    return found
+
+
+def _read_map(rs: Ruleset) -> MapFacts:
+    """The map facts of ``rs``, read from ``rs.map``; places are resolved by the ruleset."""
+    data = rs.map
+    routes = data.routes
+    track_index = {t.id: r for r, t in enumerate(routes)}
+    ends = tuple((rs.place_cities(t.cities[0])[0], rs.place_cities(t.cities[1])[0]) for t in routes)
+    adjacent: list[list[tuple[int, int]]] = [[] for _ in data.cities]
+    for r, (a, b) in enumerate(ends):
+        adjacent[a].append((r, b))
+        adjacent[b].append((r, a))
+    return MapFacts(
+        ends=ends,
+        length=tuple(t.length for t in routes),
+        color=tuple(route_color_index(t.color) for t in routes),
+        points=tuple(rs.params.route_points[t.length] for t in routes),
+        twin=tuple(-1 if t.parallel is None else track_index[t.parallel] for t in routes),
+        group_size=tuple(track_cost(rs, r).group_size for r in range(len(routes))),
+        cities=len(data.cities),
+        border=tuple(c.country is not None for c in data.cities),
+        neighbours=tuple(tuple(pairs) for pairs in adjacent),
+        track_index=track_index,
+        track_ids=tuple(t.id for t in routes),
+        ticket_index={t.id: i for i, t in enumerate(data.tickets)},
+    )
+
+
 def ticket_goals(rs: Ruleset) -> tuple[Goal, ...]:
     """Every ticket of the ruleset as a :class:`Goal` (country tickets reach any arrow).
 
     Places are resolved by the ruleset, as the scorer's player network resolves them.
     """
     goals = []
-    for t in rs.tickets:
+    for t in rs.map.tickets:
         if t.targets is not None:
             targets = tuple(c for name in t.targets for c in rs.place_cities(name))
             value = max(t.targets.values(), default=0)
@@ -130,15 +204,6 @@ def _payments(
             yield tuple(cards)
 
 
-@functools.lru_cache(maxsize=16)
-def _neighbours(rs: Ruleset) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per city, its tracks (in ``rs.city_routes`` order) with the city at the other end."""
-    return tuple(
-        tuple((r, rs.route_b[r] if rs.route_a[r] == c else rs.route_a[r]) for r in routes)
-        for c, routes in enumerate(rs.city_routes)
-    )
-
-
 class Board:
     """The bot's picture of the board for one decision: track costs and its own network."""
 
@@ -156,27 +221,22 @@ class Board:
         self, rs: Ruleset, me: int, owners: Sequence[int], trains: int, players: int
     ) -> None:
         self.rs = rs
+        self.facts = facts = map_facts(rs)
         self.me = me
-        few = players < rs.double_open_min
         self.trains = trains
-        cost: list[int] = []
-        self.own: list[int] = []
-        for r, owner in enumerate(owners):
-            twin = rs.route_twin[r]
-            if owner == me:
-                cost.append(0)
-                self.own.append(r)
-                continue
-            # Closed: the parallel track is the bot's own, or taken with too few players.
-            closed = twin >= 0 and owners[twin] >= 0 and (owners[twin] == me or few)
-            if owner >= 0 or closed or rs.route_len[r] > trains:
-                cost.append(UNUSABLE)
-            else:
-                cost.append(rs.route_len[r])
-        self.cost = cost
-        self.network = UnionFind(len(rs.city_ids))
+        length = facts.length
+        cost = [UNUSABLE] * len(owners)
+        for r in open_tracks_for(rs, owners, me, players):
+            if length[r] <= trains:
+                cost[r] = length[r]
+        self.own: list[int] = [r for r, owner in enumerate(owners) if owner == me]
         for r in self.own:
-            self.network.union(rs.route_a[r], rs.route_b[r])
+            cost[r] = 0
+        self.cost = cost
+        self.network = UnionFind(facts.cities)
+        ends = facts.ends
+        for r in self.own:
+            self.network.union(*ends[r])
 
     def free(self, r: int) -> bool:
         """Whether the bot could claim track ``r`` (ignoring cards)."""
@@ -187,19 +247,19 @@ class Board:
         uf = self.network
         extra = tuple(extra)
         if extra:
-            rs = self.rs
-            uf = UnionFind(len(rs.city_ids))
+            ends = self.facts.ends
+            uf = UnionFind(self.facts.cities)
             for r in (*self.own, *extra):
-                uf.union(rs.route_a[r], rs.route_b[r])
+                uf.union(*ends[r])
         return any(uf.connected(s, t) for s in goal.sources for t in goal.targets)
 
     def gain(self, r: int, goals: Sequence[Goal]) -> int:
         """What claiming free track ``r`` now scores: its points, and twice the value of
         each of ``goals`` it completes (from failed to completed)."""
-        rs = self.rs
         find = self.network.find
-        a, b = find(rs.route_a[r]), find(rs.route_b[r])
-        total = rs.route_points[r]
+        ends = self.facts.ends[r]
+        a, b = find(ends[0]), find(ends[1])
+        total = self.facts.points[r]
         for goal in goals:
             sources = {find(c) for c in goal.sources}
             targets = {find(c) for c in goal.targets}
@@ -217,7 +277,7 @@ class Board:
         Tracks in ``zero`` (already planned) cost nothing. Border arrows are dead ends: a
         path may start or end at one but not pass through it. None if there is no way.
         """
-        rs = self.rs
+        facts = self.facts
         cost = self.cost
         sources = set(goal.sources)
         targets = set(goal.targets)
@@ -229,8 +289,7 @@ class Board:
         for c in sources:
             dist[c] = 0
         done: set[int] = set()
-        country = rs.city_country
-        neighbours = _neighbours(rs)
+        border, ends, neighbours = facts.border, facts.ends, facts.neighbours
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             d, u = pop(heap)
@@ -243,10 +302,11 @@ class Board:
                     r = via[u]
                     if cost[r] > 0 and r not in zero:
                         needed.append(r)
-                    u = rs.route_a[r] if rs.route_b[r] == u else rs.route_b[r]
+                    a, b = ends[r]
+                    u = a if b == u else b
                 needed.reverse()
                 return d, needed
-            if country[u] is not None and u not in sources:
+            if border[u] and u not in sources:
                 continue
             for r, v in neighbours[u]:
                 c = cost[r]
@@ -264,9 +324,9 @@ class Board:
 
     def edge(self, r: int) -> Edge:
         """The planned step of track ``r``: it and its free parallel track, if any."""
-        twin = self.rs.route_twin[r]
+        twin = self.facts.twin[r]
         tracks = (r, twin) if twin >= 0 and self.free(twin) else (r,)
-        return Edge(tracks=tuple(sorted(tracks)), length=self.rs.route_len[r])
+        return Edge(tracks=tuple(sorted(tracks)), length=self.facts.length[r])
 
 
 class GreedyBot(BaseBot):
@@ -285,6 +345,7 @@ class GreedyBot(BaseBot):
     def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:
         super().__init__(ruleset, seat, seed)
         self.goals = ticket_goals(ruleset)
+        self.facts = map_facts(ruleset)
         self._planned: tuple[object, Board, list[Edge], list[Goal]] | None = None
         """The last board and plan, with what they were made from (see :meth:`_board`)."""
 
@@ -337,8 +398,8 @@ class GreedyBot(BaseBot):
             free = [board.edge(r) for r in range(len(board.cost)) if board.free(r)]
             claim = self._best_claim(hand, legal, free, [])
             if claim is not None:
-                r = self.ruleset.route_index[claim.route]
-                if self.ruleset.route_len[r] >= min(self.short_track, board.trains):
+                r = self.facts.track_index[claim.route]
+                if self.facts.length[r] >= min(self.short_track, board.trains):
                     return claim
             drawn = self._draw(seen, legal, [])
             if drawn is not None:
@@ -348,7 +409,7 @@ class GreedyBot(BaseBot):
         return self._fallback(legal, seen, board)
 
     def _ticket_index(self, ticket_ids: Sequence[int]) -> list[int]:
-        index = self.ruleset.ticket_index
+        index = self.facts.ticket_index
         return [index[t] for t in ticket_ids]
 
     def _board(self, view: PlayerView) -> tuple[Board, list[Edge], list[Goal]]:
@@ -385,7 +446,7 @@ class GreedyBot(BaseBot):
                 costed.append((found[0], -goal.value, i))
         costed.sort()
         planned = set(zero)
-        spent = sum(board.rs.route_len[r] for r in zero)
+        spent = sum(board.facts.length[r] for r in zero)
         edges: list[Edge] = []
         for _, _, i in costed:
             found = board.path(goals[i], frozenset(planned))
@@ -419,11 +480,12 @@ class GreedyBot(BaseBot):
             costed.append((cost, -goal.value, pos))
         costed.sort()
         keep = [pos for _, _, pos in costed[:need]]
-        kept_goals = [self.goals[self.ruleset.ticket_index[offered[p]]] for p in keep]
+        tickets = self.facts.ticket_index
+        kept_goals = [self.goals[tickets[offered[p]]] for p in keep]
         _, planned = self._route(board, kept_goals, planned)
-        spent = sum(self.ruleset.route_len[r] for r in planned)
+        spent = sum(self.facts.length[r] for r in planned)
         for _, _, pos in costed[need:]:
-            goal = self.goals[self.ruleset.ticket_index[offered[pos]]]
+            goal = self.goals[tickets[offered[pos]]]
             found = board.path(goal, planned)
             if found is None or found[0] > self.extra_ticket_cost:
                 continue
@@ -466,18 +528,18 @@ class GreedyBot(BaseBot):
         beyond ``reserved`` (per colour, what the plan's coloured tracks need). Where
         no plain payment is possible, a claim with the fewest groups of any cards.
         """
-        rs = self.ruleset
-        length = rs.route_len[r]
-        color = rs.route_color[r]
+        facts = self.facts
+        length = facts.length[r]
+        color = facts.color[r]
         colors = _ALL_COLORS if color == GRAY else (color,)
-        if max(hand[c] for c in colors) + hand[LOCO] < length and not rs.route_group[r]:
+        if max(hand[c] for c in colors) + hand[LOCO] < length and not facts.group_size[r]:
             return None  # no colour with the locomotives covers the track
-        route = rs.route_ids[r]
+        route = facts.track_ids[r]
         for cards_t in _payments(length, colors, hand, reserved):
             action = ClaimRoute(route=route, cards=cards_t)
             if action in legal:
                 return action
-        if rs.route_group[r]:
+        if facts.group_size[r]:
             for groups in range(1, length + 1):
                 grouped = ClaimWithGroups(route=route, groups=groups)
                 if grouped in legal:
@@ -494,7 +556,7 @@ class GreedyBot(BaseBot):
         """The longest track of ``edges`` that the bot can pay for, with its cheapest payment."""
         if len(legal) == 1 and isinstance(legal[0], Pass):
             return None
-        rs = self.ruleset
+        length = self.facts.length
         reserved = self._demand(hand, plan, flexible=False)
         best: tuple[tuple[int, int, int], ClaimRoute | ClaimWithGroups] | None = None
         for edge in edges:
@@ -502,7 +564,7 @@ class GreedyBot(BaseBot):
                 action = self._payment(r, hand, legal, reserved)
                 if action is None:
                     continue
-                key = (-rs.route_len[r], _locomotive_cost(action), r)
+                key = (-length[r], _locomotive_cost(action), r)
                 if best is None or key < best[0]:
                     best = (key, action)
         return None if best is None else best[1]
@@ -537,16 +599,12 @@ class GreedyBot(BaseBot):
         colour the hand has most to spare of; with ``flexible=False`` such tracks are left
         out.
         """
-        rs = self.ruleset
+        color = self.facts.color
         need = [0] * NUM_KINDS
         open_tracks: list[tuple[int, tuple[int, ...]]] = []
         for edge in plan:
             colors = sorted(
-                {
-                    c
-                    for r in edge.tracks
-                    for c in ((rs.route_color[r],) if rs.route_color[r] != GRAY else _ALL_COLORS)
-                }
+                {c for r in edge.tracks for c in ((color[r],) if color[r] != GRAY else _ALL_COLORS)}
             )
             if len(colors) == 1:
                 need[colors[0]] += edge.length

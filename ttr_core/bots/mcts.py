@@ -191,6 +191,7 @@ class MctsBot(BaseBot):
             return [first, *(a for a in legal if a != first)]
         out: list[Action] = [first]
         rs = self.ruleset
+        tracks = rs.map.routes
         board = Board(rs, view)
         plan, _ = self.greedy._plan(board, view)
         planned = {r for edge in plan for r in edge.tracks}
@@ -201,7 +202,7 @@ class MctsBot(BaseBot):
                 continue
             claim = self.greedy._payment(r, view.hand, legal, reserved)
             if claim is not None and claim != first and claim not in (c for *_, c in claims):
-                claims.append((0 if r in planned else 1, -rs.route_len[r], claim))
+                claims.append((0 if r in planned else 1, -tracks[r].length, claim))
         claims.sort(key=lambda item: (item[0], item[1]))
         quota = [PLAN_CLAIMS, OTHER_CLAIMS]
         for off_plan, _, claim in claims:

@@ -28,7 +28,7 @@ from typing import Any, cast
 
 from ttr_core.bots.base import Bot, BotFactory
 from ttr_core.model.errors import BotError, SetupError, quote
-from ttr_core.rules.turn import require_seat
+from ttr_core.rules.queries import require_seat
 from ttr_core.ruleset.ruleset import Ruleset
 
 ENTRY_POINT_GROUP = "ttr.bots"

@@ -51,7 +51,7 @@ class Rollout:
     def play(self, sim: Simulator, limit: int) -> int:
         """Play ``sim`` on until the game ends or ``limit`` decisions were taken; return
         the number of decisions taken."""
-        plans: list[_Plan | None] = [None] * sim.players
+        plans: list[_Plan | None] = [None] * len(sim.names)
         steps = 0
         while steps < limit and not sim.is_over:
             self.step(sim, plans)

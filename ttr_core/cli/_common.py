@@ -5,12 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from attrs import frozen
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
+
+from ttr_core.model.mapdata import Ticket, Track
+
+if TYPE_CHECKING:
+    from ttr_core.ruleset.ruleset import Ruleset
 
 
 class UsageError(Exception):
@@ -146,3 +153,33 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
 def print_json(value: Any, *, indent: int | None = 2) -> None:
     """Print JSON to standard output (UTF-8 text, not escaped)."""
     sys.stdout.write(json.dumps(value, indent=indent, ensure_ascii=False) + "\n")
+
+
+@frozen
+class MapIds:
+    """A map's tracks and tickets by id: actions, events and views name them by id, the
+    map data lists them in map order."""
+
+    track_index: Mapping[int, int]
+    """Track id -> track index (its position in ``rs.map.routes``)."""
+    tracks: Mapping[int, Track]
+    """Track id -> the track."""
+    tickets: Mapping[int, Ticket]
+    """Ticket id -> the ticket."""
+
+
+_MAP_IDS: weakref.WeakKeyDictionary[Ruleset, MapIds] = weakref.WeakKeyDictionary()
+
+
+def map_ids(rs: Ruleset) -> MapIds:
+    """The :class:`MapIds` of ``rs``'s map, built on first use and kept while ``rs`` lives,
+    so that naming a track in every line of a log does not index the map again."""
+    ids = _MAP_IDS.get(rs)
+    if ids is None:
+        ids = MapIds(
+            track_index={t.id: r for r, t in enumerate(rs.map.routes)},
+            tracks={t.id: t for t in rs.map.routes},
+            tickets={t.id: t for t in rs.map.tickets},
+        )
+        _MAP_IDS[rs] = ids
+    return ids

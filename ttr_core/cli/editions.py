@@ -1,4 +1,8 @@
-"""``ttr editions``: the installed editions, as a table or as JSON."""
+"""``ttr editions``: the installed editions, as a table or as JSON.
+
+An edition that failed to load is listed in one line with the reason; the command fails
+only when no edition can be played.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from typing import Any
 
 from rich.table import Table
 
-from ttr_core.cli._common import console, print_json, sentence
+from ttr_core.cli._common import CommandError, console, print_json, sentence
 from ttr_core.ruleset.editions import describe_editions
 
 HELP = "list the installed editions"
@@ -23,24 +27,39 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the editions table (or JSON)."""
+    """Print the editions table (or JSON); fail if not one edition loaded."""
     editions = describe_editions()
     if args.json:
         print_json(editions)
-        return 0
+    else:
+        console().print(_table(editions))
+    if all("error" in ed for ed in editions):
+        raise CommandError("no edition can be played: " + _none_reason(editions))
+    return 0
+
+
+def _table(editions: list[dict[str, Any]]) -> Table:
     table = Table(title="Installed editions")
     for column in ("Id", "Name", "Aliases", "Players", "Built-in", "Distribution"):
         # On a narrow terminal a long alias is broken over lines rather than cut short.
         table.add_column(column, overflow="fold")
     for ed in editions:
+        builtin = "yes" if ed["builtin"] else "no"
+        if "error" in ed:
+            name = f"failed to load: {ed['error']}"
+            table.add_row(ed["id"], name, "-", "-", builtin, ed["distribution"])
+            continue
         lo, hi = ed["players"]
         table.add_row(
             ed["id"],
             ed["name"],
             ", ".join(ed["aliases"]) or "-",
             f"{lo}-{hi}" if lo != hi else str(lo),
-            "yes" if ed["builtin"] else "no",
+            builtin,
             ed["distribution"],
         )
-    console().print(table)
-    return 0
+    return table
+
+
+def _none_reason(editions: list[dict[str, Any]]) -> str:
+    return "every installed edition failed to load" if editions else "none is installed"

@@ -20,6 +20,7 @@ from ttr_core.cli._common import (
     sentence,
 )
 from ttr_core.model.mapdata import Ticket, TicketDeal, Track, unstructure_map
+from ttr_core.rules.queries import track_cost
 from ttr_core.rules.scoring import PlayerPosition, Position, ScoringContext, scoring_context
 from ttr_core.ruleset import core_plugin
 from ttr_core.ruleset.ruleset import Ruleset
@@ -166,7 +167,7 @@ def _print_lengths(out: Console, rs: Ruleset) -> None:
 
 
 def _print_tracks(out: Console, rs: Ruleset) -> None:
-    table = Table(title=counted(len(rs.routes), "track").capitalize())
+    table = Table(title=counted(len(rs.map.routes), "track").capitalize())
     table.add_column("Id", justify="right")
     table.add_column("From")
     table.add_column("To")
@@ -174,28 +175,28 @@ def _print_tracks(out: Console, rs: Ruleset) -> None:
     table.add_column("Points", justify="right")
     table.add_column("Colour")
     table.add_column("Kind")
-    for r, t in enumerate(rs.routes):
+    for r, t in enumerate(rs.map.routes):
         a, b = t.cities
         table.add_row(
             str(t.id),
             a,
             b,
             str(t.length),
-            str(rs.route_points[r]),
+            str(rs.params.route_points[t.length]),
             t.color,
-            track_kind(t, rs.route_group[r]),
+            track_kind(t, track_cost(rs, r).group_size),
         )
     out.print(table)
 
 
 def _print_tickets(out: Console, rs: Ruleset) -> None:
-    table = Table(title=counted(len(rs.tickets), "ticket").capitalize())
+    table = Table(title=counted(len(rs.map.tickets), "ticket").capitalize())
     table.add_column("Id", justify="right")
     table.add_column("From")
     table.add_column("To")
     table.add_column("Points", justify="right")
     table.add_column("Kind")
-    for t in rs.tickets:
+    for t in rs.map.tickets:
         to, points = _ticket_ends(t)
         table.add_row(str(t.id), t.a, to, points, t.kind)
     out.print(table)
@@ -267,10 +268,9 @@ def edition_bonuses(rs: Ruleset) -> list[tuple[str, str]]:
 
 def _plugin_impls(rs: Ruleset, hook: str) -> list[HookImpl]:
     """The implementations of ``hook`` that are not the core's, wrappers left out."""
-    caller = getattr(rs.plugin_manager.hook, hook)
     return [
         impl
-        for impl in caller.get_hookimpls()
+        for impl in rs.hooks.implementations(hook)
         if impl.plugin is not core_plugin and not (impl.wrapper or impl.hookwrapper)
     ]
 

@@ -26,13 +26,13 @@ from attrs import frozen
 
 from ttr_core.batch.runs import start_seat
 from ttr_core.bots.base import Bot
-from ttr_core.bots.greedy import Board, ticket_goals
 from ttr_core.bots.registry import find_bot
 from ttr_core.cli._common import (
     CommandError,
     UsageError,
     add_option_argument,
     counted,
+    map_ids,
     options_dict,
     sentence,
 )
@@ -54,10 +54,11 @@ from ttr_core.model.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.model.cards import CARD_NAMES, COLOR_NAMES, GRAY, LOCO
+from ttr_core.model.cards import CARD_NAMES, LOCO
 from ttr_core.model.rng import derive_seed
 from ttr_core.model.state import Phase
 from ttr_core.play.game import Game
+from ttr_core.rules.queries import completed_tickets, track_cost
 from ttr_core.rules.views import PlayerView
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -200,28 +201,28 @@ def cards_text(counts: Sequence[int]) -> str:
 
 def route_text(rs: Ruleset, r: int) -> str:
     """A track by its cities, e.g. ``Denver–Omaha``."""
-    return f"{rs.city_ids[rs.route_a[r]]}–{rs.city_ids[rs.route_b[r]]}"
+    return "–".join(rs.map.routes[r].cities)
 
 
 def track_text(rs: Ruleset, r: int) -> str:
     """A track with what it takes, e.g. ``Denver–Omaha: 4 red, 7 points``; one of a
     double route also names its track id, to tell it from its parallel."""
-    color = "gray" if rs.route_color[r] == GRAY else COLOR_NAMES[rs.route_color[r]]
+    t = rs.map.routes[r]
     extras = []
-    if rs.route_twin[r] >= 0:
-        extras.append(f"double, track {rs.route_ids[r]}")
-    if rs.route_tunnel[r]:
+    if t.parallel is not None:
+        extras.append(f"double, track {t.id}")
+    if t.tunnel:
         extras.append("tunnel")
-    if rs.route_ferry[r]:
-        extras.append(f"ferry: {counted(rs.route_ferry[r], 'locomotive')}")
+    if t.ferry:
+        extras.append(f"ferry: {counted(t.ferry, 'locomotive')}")
     more = f" ({', '.join(extras)})" if extras else ""
-    points = counted(rs.route_points[r], "point")
-    return f"{route_text(rs, r)}: {rs.route_len[r]} {color}{more}, {points}"
+    points = counted(rs.params.route_points[t.length], "point")
+    return f"{route_text(rs, r)}: {t.length} {t.color}{more}, {points}"
 
 
 def ticket_text(rs: Ruleset, ticket_id: int) -> str:
     """A ticket with its points, e.g. ``Denver–El Paso (4)``."""
-    t = rs.tickets[rs.ticket_index[ticket_id]]
+    t = map_ids(rs).tickets[ticket_id]
     if t.b is not None:
         return f"{t.a}–{t.b} ({t.points})"
     return f"{t.a}–" + "/".join(f"{c} ({p})" for c, p in (t.targets or {}).items())
@@ -258,7 +259,6 @@ class Table:
         self.seat = seat
         self.labels = labels
         self.bots = bots
-        self.goals = ticket_goals(self.rs)
 
     def say(self, text: str = "") -> None:
         sys.stdout.write(text + "\n")
@@ -311,11 +311,8 @@ class Table:
             f"{counted(view.ticket_deck_size, 'ticket')}"
         )
         self.say(f"Your hand: {cards_text(view.hand).replace(' + ', ', ')}")
-        board = Board(rs, view)
-        tickets = []
-        for t in view.tickets:
-            done = board.completed(self.goals[rs.ticket_index[t]])
-            tickets.append(ticket_text(rs, t) + (" done" if done else ""))
+        done = completed_tickets(rs, view, view.seat)
+        tickets = [ticket_text(rs, t) + (" done" if t in done else "") for t in view.tickets]
         self.say("Your tickets: " + ("; ".join(tickets) or "none"))
         for p in view.players:
             who = "you" if p.seat == self.seat else self.labels[p.seat]
@@ -327,7 +324,9 @@ class Table:
                 f"{counted(p.score, 'point')}{stations}; routes: {', '.join(routes) or 'none'}"
             )
             if rs.params.stations:
-                cities = [rs.city_ids[c] for c, o in enumerate(view.station_owners) if o == p.seat]
+                cities = [
+                    rs.map.cities[c].id for c, o in enumerate(view.station_owners) if o == p.seat
+                ]
                 if cities:
                     self.say(f"    stations: {', '.join(cities)}")
 
@@ -413,8 +412,9 @@ class Table:
         if phase is Phase.CHOOSE_CARDS:
             assert view.choice is not None
             c = view.choice
+            route = route_text(self.rs, map_ids(self.rs).track_index[c.route])
             self.say(
-                f"Laid down so far for {route_text(self.rs, self.rs.route_index[c.route])}: "
+                f"Laid down so far for {route}: "
                 f"{cards_text(c.chosen)} ({sum(c.chosen)} of {c.size} cards). "
                 f"Your hand: {cards_text(view.hand).replace(' + ', ', ')}"
             )
@@ -423,7 +423,7 @@ class Table:
         if phase is Phase.TUNNEL:
             assert view.tunnel is not None
             t = view.tunnel
-            route = route_text(self.rs, self.rs.route_index[t.route])
+            route = route_text(self.rs, map_ids(self.rs).track_index[t.route])
             self.say(
                 f"The tunnel {route} turned over "
                 f"{', '.join(CARD_NAMES[c] for c in t.revealed) or 'nothing'}: "
@@ -443,7 +443,7 @@ class Table:
         if isinstance(action, TakeFaceUp):
             whole = (
                 action.card == LOCO
-                and rs.face_up_loco_whole_draw
+                and rs.params.face_up_locomotive == "whole_draw"
                 and self.game.state.phase is Phase.TURN
             )
             return f"Take the face-up {CARD_NAMES[action.card]}" + (
@@ -462,7 +462,7 @@ class Table:
         if isinstance(action, ClaimRoute | BuildStation):
             return f"Pay {cards_text(action.cards)}"
         if isinstance(action, ClaimWithGroups):
-            size = rs.route_group[rs.route_index[action.route]]
+            size = track_cost(rs, map_ids(rs).track_index[action.route]).group_size
             groups = counted(action.groups, f"group of {size} cards", f"groups of {size} cards")
             return f"Pay with {groups} of any kind (you lay the cards down next)"
         if isinstance(action, Pass):
@@ -480,7 +480,7 @@ class Table:
         claims: dict[int, list[Action]] = {}
         for a in legal:
             if isinstance(a, ClaimRoute | ClaimWithGroups):
-                claims.setdefault(rs.route_index[a.route], []).append(a)
+                claims.setdefault(map_ids(rs).track_index[a.route], []).append(a)
         if claims:
             options.append(
                 Option(

@@ -21,6 +21,7 @@ from ttr_core.cli._common import (
     UsageError,
     console,
     counted,
+    map_ids,
     print_json,
     read_input,
     sentence,
@@ -271,7 +272,7 @@ def _action_words(
         return f"keeps {k} of {n} {opening}tickets"
     if isinstance(action, ClaimRoute):
         route = _route(rs, action.route)
-        if rs.route_tunnel[rs.route_index[action.route]]:
+        if map_ids(rs).tracks[action.route].tunnel:
             return f"claims the tunnel {route} ({_cards(action.cards)})"
         claimed = _first(events, ev.RouteClaimed)
         points = f" for {counted(claimed.points, 'point')}" if claimed else ""
@@ -287,7 +288,7 @@ def _action_words(
         return f"pays {_cards(action.cards)} more for the tunnel"
     if isinstance(action, WithdrawTunnel):
         tunnel = before.tunnel
-        where = f" on {_route(rs, rs.route_ids[tunnel.route])}" if tunnel else ""
+        where = f" on {_track(rs, tunnel.route)}" if tunnel else ""
         return f"withdraws the tunnel claim{where}"
     if isinstance(action, BuildStation):
         return f"builds a station in {action.city} ({_cards(action.cards)})"
@@ -341,14 +342,18 @@ def _cards(counts: Sequence[int], joiner: str = " + ") -> str:
 
 
 def _route(rs: Ruleset, track_id: int) -> str:
-    """A track by its cities, e.g. ``Denver–Omaha``."""
-    r = rs.route_index[track_id]
-    return f"{rs.city_ids[rs.route_a[r]]}–{rs.city_ids[rs.route_b[r]]}"
+    """A track by id, named by its cities, e.g. ``Denver–Omaha``."""
+    return "–".join(map_ids(rs).tracks[track_id].cities)
+
+
+def _track(rs: Ruleset, r: int) -> str:
+    """A track by index, named by its cities, e.g. ``Denver–Omaha``."""
+    return "–".join(rs.map.routes[r].cities)
 
 
 def _ticket(rs: Ruleset, ticket_id: int) -> str:
     """A ticket with its points, e.g. ``Denver–El Paso (4)``."""
-    t = rs.tickets[rs.ticket_index[ticket_id]]
+    t = map_ids(rs).tickets[ticket_id]
     if t.b is not None:
         return f"{t.a}–{t.b} ({t.points})"
     targets = t.targets or {}
@@ -388,19 +393,19 @@ def _print_position(game: Game, at: int, seat: int | None, *, as_json: bool) -> 
     details = [f"Routes of {names[s]}: {_routes_of(rs, state, s)}" for s in range(len(names))]
     if rs.params.stations:
         for s in range(len(names)):
-            cities = [rs.city_ids[c] for c, o in enumerate(state.station_owners) if o == s]
+            cities = [rs.map.cities[c].id for c, o in enumerate(state.station_owners) if o == s]
             details.append(f"Stations of {names[s]}: {', '.join(cities) or 'none'}")
     if state.tunnel is not None:
         t = state.tunnel
         shown = ", ".join(CARD_NAMES[c] for c in t.revealed) or "nothing"
         details.append(
-            f"Tunnel: {names[state.current]} claims {_route(rs, rs.route_ids[t.route])} "
+            f"Tunnel: {names[state.current]} claims {_track(rs, t.route)} "
             f"with {_cards(t.paid)}; it turned over {shown}: {counted(t.extra, 'more card')} due"
         )
     if state.choice is not None:
         c = state.choice
         details.append(
-            f"Payment: {names[state.current]} claims {_route(rs, rs.route_ids[c.route])} "
+            f"Payment: {names[state.current]} claims {_track(rs, c.route)} "
             f"with {counted(c.groups, 'group')} of any cards, {c.size} cards in all; "
             f"laid down so far: {_cards(c.chosen)}"
         )
@@ -459,5 +464,5 @@ def _players_table(rs: Ruleset, names: Sequence[str], state: GameState) -> Table
 
 
 def _routes_of(rs: Ruleset, state: GameState, seat: int) -> str:
-    routes = [rs.route_ids[r] for r, owner in enumerate(state.owners) if owner == seat]
-    return ", ".join(_route(rs, t) for t in routes) or "none"
+    routes = [r for r, owner in enumerate(state.owners) if owner == seat]
+    return ", ".join(_track(rs, r) for r in routes) or "none"

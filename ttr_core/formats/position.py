@@ -52,6 +52,7 @@ from attrs import evolve
 from ttr_core.model.cards import ROUTE_COLOR_NAMES
 from ttr_core.model.errors import PositionError, quote
 from ttr_core.model.strict import JsonTextError, check_text, parse_json
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerPosition, Position
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -126,61 +127,64 @@ class _Resolver:
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
-        self.countries: dict[str, str] = rs.country_id
+        self.ix = ix = index_of(rs)
+        """The rules' index of ``rs``: cities, tracks and tickets by number."""
+        self.countries: dict[str, str] = ix.country_id
         """Country names and aliases -> the country's id."""
         self.pair_tracks: dict[frozenset[int], list[int]] = {}
-        for r in range(len(rs.routes)):
-            key = frozenset((rs.route_a[r], rs.route_b[r]))
+        for r in range(len(ix.routes)):
+            key = frozenset((ix.route_a[r], ix.route_b[r]))
             self.pair_tracks.setdefault(key, []).append(r)
 
     def city(self, name: str, where: str) -> int:
         """The index of a city named by its id or an alias."""
-        c = self.rs.city_index.get(name)
+        c = self.ix.city_index.get(name)
         if c is None:
-            raise _fail(where, f"unknown city {quote(name)}{_suggest(name, self.rs.city_index)}")
+            raise _fail(where, f"unknown city {quote(name)}{_suggest(name, self.ix.city_index)}")
         return c
 
     def endpoint(self, name: str, where: str) -> tuple[int, ...]:
         """The cities a route endpoint may mean: one city, or a country's border arrows."""
-        c = self.rs.city_index.get(name)
+        c = self.ix.city_index.get(name)
         if c is not None:
             return (c,)
         arrows = self.rs.place_cities(name)
         if arrows:
             return arrows
-        names = [*self.rs.city_index, *self.countries]
+        names = [*self.ix.city_index, *self.countries]
         raise _fail(where, f"unknown city {quote(name)}{_suggest(name, names)}")
 
     def place(self, name: str, where: str) -> str:
         """A ticket origin: a city (returned by id) or a country name."""
-        c = self.rs.city_index.get(name)
+        c = self.ix.city_index.get(name)
         if c is not None:
-            return self.rs.city_ids[c]
+            return self.ix.city_ids[c]
         if name in self.countries:
             return self.countries[name]
-        names = [*self.rs.city_index, *self.countries]
+        names = [*self.ix.city_index, *self.countries]
         raise _fail(where, f"unknown city or country {quote(name)}{_suggest(name, names)}")
 
 
 def _describe(rs: Ruleset, r: int) -> str:
-    t = rs.routes[r]
+    t = rs.map.routes[r]
     return f"{t.color} {t.length}"
 
 
 def _interchangeable(rs: Ruleset, tracks: Sequence[int]) -> bool:
+    ix = index_of(rs)
     first = tracks[0]
     return all(
-        rs.route_color[r] == rs.route_color[first]
-        and rs.route_len[r] == rs.route_len[first]
-        and rs.route_ferry[r] == rs.route_ferry[first]
-        and rs.route_tunnel[r] == rs.route_tunnel[first]
+        ix.route_color[r] == ix.route_color[first]
+        and ix.route_len[r] == ix.route_len[first]
+        and ix.route_ferry[r] == ix.route_ferry[first]
+        and ix.route_tunnel[r] == ix.route_tunnel[first]
         for r in tracks
     )
 
 
 def _track_candidates(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[list[int], str]:
     """The tracks a route entry may mean (one city pair), and its readable name."""
-    rs = res.rs
+    rs, ix = res.rs, res.ix
     a = _string(raw["a"], f"{where}.a")
     b = _string(raw["b"], f"{where}.b")
     color: str | None = None
@@ -206,33 +210,33 @@ def _track_candidates(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[
     if not tracks:
         raise _fail(where, f"no track between {a} and {b}")
     if color is not None:
-        kept = [r for r in tracks if rs.routes[r].color == color]
+        kept = [r for r in tracks if ix.routes[r].color == color]
         if not kept:
             found = ", ".join(_describe(rs, r) for r in tracks)
             raise _fail(where, f"no {color} track between {a} and {b} (there is: {found})")
         tracks = kept
     if length is not None:
-        kept = [r for r in tracks if rs.route_len[r] == length]
+        kept = [r for r in tracks if ix.route_len[r] == length]
         if not kept:
             found = ", ".join(_describe(rs, r) for r in tracks)
             raise _fail(
                 where, f"no track of length {length} between {a} and {b} (there is: {found})"
             )
         tracks = kept
-    pairs = {frozenset((rs.route_a[r], rs.route_b[r])) for r in tracks}
+    pairs = {frozenset((ix.route_a[r], ix.route_b[r])) for r in tracks}
     if len(pairs) > 1:
-        arrows = {c for pair in pairs for c in pair if rs.city_country[c] is not None}
-        shown = ", ".join(sorted(rs.city_ids[c] for c in arrows))
+        arrows = {c for pair in pairs for c in pair if ix.city_country[c] is not None}
+        shown = ", ".join(sorted(ix.city_ids[c] for c in arrows))
         raise _fail(where, f"{a}-{b} could be several tracks; name the border arrow ({shown})")
     pair = sorted(next(iter(pairs)), key=lambda c: (c not in ends_a, c))
-    name = f"{rs.city_ids[pair[0]]}-{rs.city_ids[pair[1]]}"
+    name = f"{ix.city_ids[pair[0]]}-{ix.city_ids[pair[1]]}"
     if len(tracks) > 1 and not _interchangeable(rs, tracks):
-        colors = {rs.routes[r].color for r in tracks}
+        colors = {ix.routes[r].color for r in tracks}
         if len(colors) > 1:
             shown = ", ".join(sorted(colors))
             raise _fail(where, f'{name} is a double route ({shown}); give its "color"')
-        if len({rs.route_len[r] for r in tracks}) > 1:
-            shown = ", ".join(str(rs.route_len[r]) for r in tracks)
+        if len({ix.route_len[r] for r in tracks}) > 1:
+            shown = ", ".join(str(ix.route_len[r]) for r in tracks)
             raise _fail(where, f'{name} has tracks of lengths {shown}; give its "length"')
         # The tracks differ only in ferry or tunnel marks, which scoring never reads:
         # they are taken in map order like interchangeable ones.
@@ -272,23 +276,24 @@ def _ticket_key(res: _Resolver, raw: dict[str, Any], where: str) -> tuple[Any, .
 
 
 def _card_key(rs: Ruleset, i: int) -> tuple[Any, ...]:
-    t = rs.tickets[i]
+    ix = index_of(rs)
+    t = ix.tickets[i]
     if t.targets is not None:
-        origin = rs.city_ids[rs.city_index[t.a]] if t.a in rs.city_index else t.a
+        origin = ix.city_ids[ix.city_index[t.a]] if t.a in ix.city_index else t.a
         return ("country", origin, frozenset(t.targets))
-    return ("cities", frozenset((rs.city_index[t.a], rs.city_index[t.b or ""])))
+    return ("cities", frozenset((ix.city_index[t.a], ix.city_index[t.b or ""])))
 
 
 def _card_value(rs: Ruleset, i: int) -> tuple[Any, ...]:
     """What tells two cards with the same places apart: equal for identical copies."""
-    t = rs.tickets[i]
+    t = rs.map.tickets[i]
     targets = None if t.targets is None else frozenset(t.targets.items())
     return (t.kind, t.points, targets)
 
 
 def _card_text(rs: Ruleset, i: int) -> str:
     """A card for messages: ``ticket 7 (6 points)`` or ``ticket 43 (Deutschland 5, ...)``."""
-    t = rs.tickets[i]
+    t = rs.map.tickets[i]
     if t.targets is not None:
         values = ", ".join(f"{country} {points}" for country, points in t.targets.items())
         return f"ticket {t.id} ({values})"
@@ -314,7 +319,7 @@ def _ticket_cards(
         tid = raw["id"]
         if not isinstance(tid, int) or isinstance(tid, bool):
             raise _fail(f"{where}.id", f"expected a ticket id (an integer), got {_kind(tid)}")
-        kept = [i for i in cards if rs.ticket_ids[i] == tid]
+        kept = [i for i in cards if rs.map.tickets[i].id == tid]
         if not kept:
             found = ", ".join(_card_text(rs, i) for i in cards)
             raise _fail(f"{where}.id", f"ticket {tid} is not {name} (there is: {found})")
@@ -323,7 +328,7 @@ def _ticket_cards(
         points = raw["points"]
         if not isinstance(points, int) or isinstance(points, bool):
             raise _fail(f"{where}.points", f"expected an integer, got {_kind(points)}")
-        kept = [i for i in cards if rs.tickets[i].points == points]
+        kept = [i for i in cards if rs.map.tickets[i].points == points]
         if not kept:
             found = ", ".join(_card_text(rs, i) for i in cards)
             raise _fail(f"{where}.points", f"no ticket {name} worth {points} (there is: {found})")
@@ -357,6 +362,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
     if len(players) > hi:
         raise _fail("players", f"{info.id} is played by at most {hi} players, got {len(players)}")
     res = _Resolver(rs)
+    ix = res.ix
     entries = [
         _object(p, f"players[{i}]", ("name", "routes", "tickets"), ("stations",))
         for i, p in enumerate(players)
@@ -372,7 +378,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
         names[name] = i
     owner: dict[int, tuple[int, int]] = {}
     ticket_cards: dict[tuple[Any, ...], list[int]] = {}
-    for t in range(len(rs.tickets)):
+    for t in range(len(ix.tickets)):
         ticket_cards.setdefault(_card_key(rs, t), []).append(t)
     asked: list[list[tuple[str, str, tuple[int, ...], bool]]] = []
     station_city: dict[int, tuple[int, int]] = {}
@@ -394,7 +400,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
                 who = ", ".join(f"players[{k}] ({_shown(entries[k]['name'])})" for k, _ in holders)
                 raise _fail(where, f"{name} is already owned by {who}")
             r = free[0]
-            twin = rs.route_twin[r]
+            twin = ix.route_twin[r]
             if twin >= 0 and twin in owner:
                 k, jj = owner[twin]
                 if k == i:
@@ -413,7 +419,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
                     )
             owner[r] = (i, j)
             routes.append(r)
-        used = sum(rs.route_len[r] for r in routes)
+        used = sum(ix.route_len[r] for r in routes)
         if used > params.trains:
             raise _fail(
                 f"players[{i}].routes",
@@ -446,7 +452,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
                 k, jj = station_city[c]
                 raise _fail(
                     where,
-                    f"{rs.city_ids[c]} already has a station (players[{k}].stations[{jj}]); "
+                    f"{ix.city_ids[c]} already has a station (players[{k}].stations[{jj}]); "
                     "a city holds one station",
                 )
             station_city[c] = (i, j)
@@ -462,7 +468,7 @@ def parse_position(rs: Ruleset, raw: Any) -> Position:
                 if copies[0] in holder:
                     raise _fail(
                         f"{where}.id",
-                        f"ticket {rs.ticket_ids[copies[0]]} is already held at {holder[copies[0]]}",
+                        f"ticket {ix.ticket_ids[copies[0]]} is already held at {holder[copies[0]]}",
                     )
                 holder[copies[0]] = where
     held: list[list[int]] = []
@@ -524,24 +530,25 @@ def position_to_json(rs: Ruleset, position: Position) -> dict[str, Any]:
     ticket's id only where the deck has another card with the same places, so that the
     position names exactly the cards held.
     """
+    ix = index_of(rs)
     same: dict[tuple[Any, ...], list[int]] = {}
-    for k in range(len(rs.tickets)):
+    for k in range(len(ix.tickets)):
         same.setdefault(_card_key(rs, k), []).append(k)
     players = []
     for pp in position.players:
         routes = []
         for r in pp.routes:
-            t = rs.routes[r]
+            t = ix.routes[r]
             entry: dict[str, Any] = {"a": t.cities[0], "b": t.cities[1]}
-            twin = rs.route_twin[r]
+            twin = ix.route_twin[r]
             if twin >= 0 and not _interchangeable(rs, (r, twin)):
                 entry["color"] = t.color
-                if rs.route_color[twin] == rs.route_color[r]:
+                if ix.route_color[twin] == ix.route_color[r]:
                     entry["length"] = t.length
             routes.append(entry)
         tickets: list[dict[str, Any]] = []
         for i in pp.tickets:
-            tk = rs.tickets[i]
+            tk = ix.tickets[i]
             if tk.targets is not None:
                 ticket: dict[str, Any] = {"a": tk.a, "to_any": list(tk.targets)}
             else:
@@ -551,6 +558,6 @@ def position_to_json(rs: Ruleset, position: Position) -> dict[str, Any]:
             tickets.append(ticket)
         player: dict[str, Any] = {"name": pp.name, "routes": routes, "tickets": tickets}
         if rs.params.stations:
-            player["stations"] = [rs.city_ids[c] for c in pp.stations]
+            player["stations"] = [ix.city_ids[c] for c in pp.stations]
         players.append(player)
     return {"edition": rs.id, "players": players}

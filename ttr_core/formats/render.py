@@ -134,7 +134,7 @@ def draw_map(
     claims = None if state is None else _claims(rs, state, names)
     drawing = _Drawing(rs, rs.map.name if title is None else title)
     if claims is None:
-        drawing.add_routes(lambda r: _Look(fill=ROUTE_COLORS[rs.routes[r].color]))
+        drawing.add_routes(lambda r: _Look(fill=ROUTE_COLORS[rs.map.routes[r].color]))
     else:
         drawing.add_routes(lambda r: _claimed_look(rs, r, claims))
     drawing.add_cities(lambda c: None)
@@ -192,7 +192,7 @@ class _Claims:
 
 def _claims(rs: Ruleset, state: GameState | Position, names: Sequence[str] | None) -> _Claims:
     """The claims of a state or a position, checked against the map."""
-    tracks, cities = len(rs.routes), len(rs.city_ids)
+    tracks, cities = len(rs.map.routes), len(rs.map.cities)
     seats = len(state.players)
     if isinstance(state, GameState):
         if len(state.owners) != tracks or len(state.station_owners) not in (0, cities):
@@ -225,9 +225,10 @@ def _claims(rs: Ruleset, state: GameState | Position, names: Sequence[str] | Non
 
 def _track_values(rs: Ruleset, values: Mapping[int, float]) -> list[float | None]:
     """The heatmap value of each track by index (None where none is given), checked."""
-    out: list[float | None] = [None] * len(rs.routes)
+    index = {t.id: r for r, t in enumerate(rs.map.routes)}
+    out: list[float | None] = [None] * len(index)
     for track_id, value in values.items():
-        r = None if isinstance(track_id, bool) else rs.route_index.get(track_id)
+        r = None if isinstance(track_id, bool) else index.get(track_id)
         if r is None:
             raise RenderError(f"heatmap: no track {quote(track_id)} on the map of {rs.id!r}")
         heat_color(value)
@@ -239,9 +240,10 @@ def _city_values(rs: Ruleset, values: Mapping[str, float]) -> list[float | None]
     """The heatmap value of each city by index, checked; None when no city has one."""
     if not values:
         return None
-    out: list[float | None] = [None] * len(rs.city_ids)
+    index = {n: c for c, city in enumerate(rs.map.cities) for n in (city.id, *city.aliases)}
+    out: list[float | None] = [None] * len(rs.map.cities)
     for name, value in values.items():
-        c = rs.city_index.get(name) if isinstance(name, str) else None
+        c = index.get(name) if isinstance(name, str) else None
         if c is None:
             raise RenderError(f"heatmap: no city {quote(name)} on the map of {rs.id!r}")
         heat_color(value)
@@ -264,7 +266,7 @@ class _Look:
 def _claimed_look(rs: Ruleset, r: int, claims: _Claims) -> _Look:
     seat = claims.owners[r]
     if seat < 0:
-        return _Look(fill=ROUTE_COLORS[rs.routes[r].color], faded=True)
+        return _Look(fill=ROUTE_COLORS[rs.map.routes[r].color], faded=True)
     return _Look(fill=PLAYER_COLORS[seat], owner=seat, note=f"claimed by {_player(claims, seat)}")
 
 
@@ -300,9 +302,21 @@ class _Drawing:
     def __init__(self, rs: Ruleset, title: str) -> None:
         self.rs = rs
         self.points = _points(rs)
+        tracks = rs.map.routes
+        city = {c.id: i for i, c in enumerate(rs.map.cities)}
+        self.ends = [(city[t.cities[0]], city[t.cities[1]]) for t in tracks]
+        """The city indices at the two ends of each track."""
+        track = {t.id: r for r, t in enumerate(tracks)}
+        self.twins = [-1 if t.parallel is None else track[t.parallel] for t in tracks]
+        """The other track of each double route, -1 for none."""
+        self.city_tracks: list[list[int]] = [[] for _ in rs.map.cities]
+        """The tracks touching each city, in map order."""
+        for r, (a, b) in enumerate(self.ends):
+            self.city_tracks[a].append(r)
+            self.city_tracks[b].append(r)
         pitches = [
-            math.dist(self.points[rs.route_a[r]], self.points[rs.route_b[r]]) / rs.route_len[r]
-            for r in range(len(rs.routes))
+            math.dist(self.points[a], self.points[b]) / t.length
+            for (a, b), t in zip(self.ends, tracks, strict=True)
         ]
         xs = [x for x, _ in self.points]
         ys = [y for _, y in self.points]
@@ -345,7 +359,7 @@ class _Drawing:
     def add_routes(self, look: Callable[[int], _Look]) -> None:
         """Draw every track, each as :func:`look` says."""
         rs = self.rs
-        for r, track in enumerate(rs.routes):
+        for r, track in enumerate(rs.map.routes):
             lk = look(r)
             classes = ["route"]
             if track.tunnel:
@@ -378,19 +392,19 @@ class _Drawing:
 
     def _spaces(self, r: int) -> tuple[float, list[tuple[float, float, float]]]:
         """The angle of a track in degrees, and the centre and length of each space."""
-        rs = self.rs
-        a, b = sorted((rs.route_a[r], rs.route_b[r]))  # both tracks of a double alike
+        a, b = sorted(self.ends[r])  # both tracks of a double alike
         (ax, ay), (bx, by) = self.points[a], self.points[b]
         d = math.dist((ax, ay), (bx, by))
         ux, uy = (bx - ax) / d, (by - ay) / d
-        twin = rs.route_twin[r]
+        twin = self.twins[r]
         shift = 0.0 if twin < 0 else (-self.side if r < twin else self.side)
         ax, ay = ax - uy * shift, ay + ux * shift
         clear = min(self.clear, d * 0.3)
-        pitch = (d - 2 * clear) / rs.route_len[r]
+        count = self.rs.map.routes[r].length
+        pitch = (d - 2 * clear) / count
         length = pitch - min(self.gap, pitch * 0.25)
         spaces = []
-        for i in range(rs.route_len[r]):
+        for i in range(count):
             along = clear + pitch * (i + 0.5)
             spaces.append((ax + ux * along, ay + uy * along, length))
         return math.degrees(math.atan2(uy, ux)), spaces
@@ -501,10 +515,9 @@ class _Drawing:
             self._label(group, c, _LABEL_DIRECTIONS, city.id, self.radius)
 
     def _neighbours(self, c: int) -> list[tuple[float, float]]:
-        rs = self.rs
+        ends = self.ends
         return [
-            self.points[rs.route_b[r] if rs.route_a[r] == c else rs.route_a[r]]
-            for r in rs.city_routes[c]
+            self.points[ends[r][1] if ends[r][0] == c else ends[r][0]] for r in self.city_tracks[c]
         ]
 
     def _outward(self, c: int) -> float:
@@ -574,12 +587,12 @@ class _Drawing:
     def _covered(self, box: _Box, c: int) -> int:
         """How much a name at ``box`` would hide: tracks it crosses, cities (other than
         ``c``) and names it covers, the last two weighing more."""
-        rs = self.rs
         pad = self.thick / 2
         wide = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
         cost = 0
-        for r in range(len(rs.routes)):
-            (ax, ay), (bx, by) = self.points[rs.route_a[r]], self.points[rs.route_b[r]]
+        points = self.points
+        for a, b in self.ends:
+            (ax, ay), (bx, by) = points[a], points[b]
             if _crosses(ax, ay, bx, by, wide):
                 cost += 1
         for other, (px, py) in enumerate(self.points):
@@ -821,7 +834,7 @@ def _points(rs: Ruleset) -> list[tuple[float, float]]:
 
 def _track_title(rs: Ruleset, r: int, note: str) -> str:
     """A track in words: ``Denver–Omaha: 4 pink spaces (track 40), ferry ...``."""
-    t = rs.routes[r]
+    t = rs.map.routes[r]
     a, b = t.cities
     spaces = "1 space" if t.length == 1 else f"{t.length} spaces"
     parts = [f"{a}–{b}: {t.color}, {spaces} (track {t.id})"]

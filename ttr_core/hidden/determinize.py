@@ -47,7 +47,10 @@ from ttr_core.model import rng as ttr_rng
 from ttr_core.model.cards import NUM_KINDS
 from ttr_core.model.errors import ViewError
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
-from ttr_core.rules.card_groups import choosable, route_shape
+from ttr_core.rules.card_groups import choosable
+from ttr_core.rules.claims import blocked_tracks, free_tracks
+from ttr_core.rules.index import index_of
+from ttr_core.rules.payments import route_shape
 from ttr_core.rules.views import PlayerView
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -202,15 +205,16 @@ def _read(rs: Ruleset, view: PlayerView) -> _Reading:
     """Check ``view`` against ``rs`` and work out the public parts of its state."""
     checked = validate_view(rs, view)
     known = set(checked.tickets) | set(checked.offered)
+    ix = index_of(rs)
     unseen_tickets = (
-        tuple(t for t in rs.regular_tickets if t not in known),
-        tuple(t for t in rs.long_tickets if t not in known),
+        tuple(t for t in ix.regular_tickets if t not in known),
+        tuple(t for t in ix.long_tickets if t not in known),
     )
-    free, blocked = _open_tracks(rs, view.owners, len(view.players))
+    n = len(view.players)
     return _Reading(
         start_player=checked.start_player,
-        free=free,
-        blocked=blocked,
+        free=free_tracks(rs, view.owners, n),
+        blocked=tuple(blocked_tracks(rs, view.owners, p, n) for p in range(n)),
         tunnel=checked.tunnel,
         choice=checked.choice,
         fixed=checked.fixed,
@@ -220,28 +224,6 @@ def _read(rs: Ruleset, view: PlayerView) -> _Reading:
         unseen_tickets=unseen_tickets,
         waiting=checked.waiting,
     )
-
-
-def _open_tracks(
-    rs: Ruleset, owners: Sequence[int], n: int
-) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """Free tracks per route class, and per seat the parallels of its own tracks it may
-    not claim: with fewer players than open both tracks of a double route, a claimed
-    track closes its parallel for everyone instead."""
-    few = n < rs.double_open_min
-    twin = rs.route_twin
-    closed = {
-        r for r, o in enumerate(owners) if o < 0 and twin[r] >= 0 and owners[twin[r]] >= 0 and few
-    }
-    free = tuple(
-        tuple(r for r in routes if owners[r] < 0 and r not in closed) for routes in rs.class_routes
-    )
-    blocked: list[list[int]] = [[] for _ in range(n)]
-    if not few:
-        for r, o in enumerate(owners):
-            if o >= 0 and twin[r] >= 0 and owners[twin[r]] < 0:
-                blocked[o].append(twin[r])
-    return free, tuple(tuple(b) for b in blocked)
 
 
 # -- dealing the hidden parts ----------------------------------------------------------------
@@ -308,7 +290,7 @@ def _ticket_slots(rs: Ruleset, view: PlayerView, reading: _Reading, drawn: int) 
     opening = rs.params.opening_tickets
     long_in_deck = opening.long > 0 and opening.returned == "bottom"
     deck_piles = (_REGULAR, _LONG) if long_in_deck else (_REGULAR,)
-    kept_piles = (_REGULAR, _LONG) if rs.long_tickets else (_REGULAR,)
+    kept_piles = (_REGULAR, _LONG) if index_of(rs).long_tickets else (_REGULAR,)
     slots: list[_Slots] = []
     for p, public in enumerate(view.players):
         if p == view.seat:
@@ -332,9 +314,8 @@ def _sinks(rs: Ruleset, n: int) -> tuple[bool, bool]:
     """Whether regular and long tickets can be out of the game."""
     opening, draw = rs.params.opening_tickets, rs.params.ticket_draw
     regular = "removed" in (opening.returned, draw.returned)
-    long = bool(rs.long_tickets) and (
-        len(rs.long_tickets) > n * opening.long or opening.returned == "removed"
-    )
+    longs = index_of(rs).long_tickets
+    long = bool(longs) and (len(longs) > n * opening.long or opening.returned == "removed")
     return regular, long
 
 

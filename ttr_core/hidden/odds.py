@@ -19,8 +19,10 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from ttr_core.hidden.view_check import validate_view
-from ttr_core.model.cards import LOCO, NUM_KINDS
-from ttr_core.rules.claims import payment_error
+from ttr_core.model.cards import NUM_KINDS
+from ttr_core.rules.index import index_of
+from ttr_core.rules.queries import payment_error, unseen_cards
+from ttr_core.rules.tunnels import tunnel_matching_kinds
 
 if TYPE_CHECKING:
     from ttr_core.rules.views import PlayerView
@@ -103,10 +105,10 @@ def tunnel_odds_for_view(
         the track or is not in the hand.
     """
     validate_view(ruleset, view)
-    r = ruleset.route_index.get(route_id, -1) if isinstance(route_id, int) else -1
+    r = index_of(ruleset).route_index.get(route_id, -1) if isinstance(route_id, int) else -1
     if r < 0:
         raise ValueError(f"there is no track with id {route_id!r}")
-    if not ruleset.route_tunnel[r]:
+    if not ruleset.map.routes[r].tunnel:
         raise ValueError(f"{ruleset.route_name(r)} is not a tunnel")
     if not isinstance(payment, tuple) or len(payment) != NUM_KINDS:
         raise ValueError("a payment is a tuple of nine card counts")
@@ -116,16 +118,8 @@ def tunnel_odds_for_view(
     hand = view.hand
     if any(payment[k] > hand[k] for k in range(NUM_KINDS)):
         raise ValueError("the payment is not in the player's hand")
-    colors = [k for k in range(LOCO) if payment[k]]
-    kinds = {colors[0], LOCO} if colors else {LOCO}
-    seen = [hand[k] + view.discard[k] for k in range(NUM_KINDS)]
-    for c in view.display:
-        if c >= 0:
-            seen[c] += 1
-    if view.tunnel is not None:
-        for c in view.tunnel.revealed:
-            seen[c] += 1
-    unseen = [ruleset.deck_counts[k] - seen[k] for k in range(NUM_KINDS)]
+    kinds = tunnel_matching_kinds(payment)
+    unseen = unseen_cards(ruleset, view)
     reveal = ruleset.params.tunnel_reveal
     from_deck = min(reveal, view.deck_size)
     discard = sum(view.discard)

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import overload
 
 from ttr_core.hidden.determinize import known_state
-from ttr_core.model.actions import Action
+from ttr_core.model.actions import Action, Pass
 from ttr_core.model.cards import NUM_KINDS
 from ttr_core.model.state import GameState, PlayerState
 from ttr_core.play.simulator import Simulator
@@ -82,7 +82,6 @@ class SeatActions(Sequence[Action]):
         self._rs = rs
         self._state: GameState | None = None
         self._sim: Simulator | None = None
-        self._version = 0
         self._n = 0
         if seat == state.current and not state.is_over:
             self._list(redacted(state, seat), simulator)
@@ -105,14 +104,13 @@ class SeatActions(Sequence[Action]):
             simulator.load(state)
         self._state = state
         self._sim = simulator
-        self._version = simulator.version
         self._n = simulator.legal_count()
 
     @property
     def _at(self) -> Simulator | None:
         """The simulator at the redacted state (a new one if the one given moved on)."""
         sim = self._sim
-        if sim is not None and sim.version != self._version:
+        if sim is not None and sim.snapshot() is not self._state:
             assert self._state is not None
             self._list(self._state, None)
             sim = self._sim
@@ -127,7 +125,9 @@ class SeatActions(Sequence[Action]):
     def count_without_pass(self) -> int:
         """How many legal actions there are besides passing."""
         sim = self._at
-        return 0 if sim is None else sim.legal_count_without_pass()
+        if sim is None or (self._n == 1 and isinstance(sim.legal_action(0), Pass)):
+            return 0
+        return self._n
 
     @overload
     def __getitem__(self, i: int) -> Action: ...

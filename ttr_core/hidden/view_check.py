@@ -24,8 +24,12 @@ from attrs import frozen
 from ttr_core.model.cards import CARD_NAMES, LOCO, NUM_KINDS
 from ttr_core.model.errors import ViewError, quote
 from ttr_core.model.state import CardChoice, Phase, TunnelAttempt
-from ttr_core.rules.card_groups import choosable, max_groups, payment_size, route_shape
-from ttr_core.rules.claims import payment_error
+from ttr_core.rules.card_groups import choosable
+from ttr_core.rules.claims import CLOSED_PARALLEL, OWN_PARALLEL, parallel_rule
+from ttr_core.rules.index import index_of
+from ttr_core.rules.payments import max_groups, payment_error, payment_size, route_shape
+from ttr_core.rules.piles import unseen_cards
+from ttr_core.rules.tunnels import tunnel_matching_kinds
 from ttr_core.rules.views import CardChoiceView, PlayerView, PublicPlayer, TunnelView
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -133,12 +137,13 @@ def _cards(rs: Ruleset, value: object, path: str) -> tuple[int, ...]:
     counts = _tuple(value, path)
     if len(counts) != NUM_KINDS:
         raise ViewError(f"{path}: expected {NUM_KINDS} card counts, got {quote(counts)}")
+    ix = index_of(rs)
     return tuple(
         _in(
             c,
             f"{path}.{CARD_NAMES[k]}",
             0,
-            rs.deck_counts[k],
+            ix.deck_counts[k],
             f"the {CARD_NAMES[k]} cards of {rs.map.name}",
         )
         for k, c in enumerate(counts)
@@ -162,6 +167,7 @@ def _players(rs: Ruleset, view: PlayerView) -> tuple[PublicPlayer, ...]:
             f"{len(records)}"
         )
     params = rs.params
+    ix = index_of(rs)
     out: list[PublicPlayer] = []
     for i, p in enumerate(records):
         at = f"$.players[{i}]"
@@ -169,9 +175,9 @@ def _players(rs: Ruleset, view: PlayerView) -> tuple[PublicPlayer, ...]:
             raise ViewError(f"{at}: expected a PublicPlayer, got {quote(p)}")
         if _int(p.seat, f"{at}.seat") != i:
             raise ViewError(f"{at}.seat: the record of seat {i} gives seat {quote(p.seat)}")
-        _in(p.hand_size, f"{at}.hand_size", 0, sum(rs.deck_counts), f"the cards of {rs.map.name}")
+        _in(p.hand_size, f"{at}.hand_size", 0, sum(ix.deck_counts), f"the cards of {rs.map.name}")
         _in(p.trains, f"{at}.trains", 0, params.trains, "the trains of a seat")
-        _in(p.tickets, f"{at}.tickets", 0, len(rs.tickets), f"the tickets of {rs.map.name}")
+        _in(p.tickets, f"{at}.tickets", 0, len(ix.tickets), f"the tickets of {rs.map.name}")
         _int(p.score, f"{at}.score")
         stations = _int(p.stations, f"{at}.stations")
         if not params.stations and stations:
@@ -185,8 +191,9 @@ def _players(rs: Ruleset, view: PlayerView) -> tuple[PublicPlayer, ...]:
 
 def _piles(rs: Ruleset, view: PlayerView) -> None:
     """The deck sizes, the discard pile and the display."""
-    _in(view.deck_size, "$.deck_size", 0, sum(rs.deck_counts), f"the cards of {rs.map.name}")
-    tickets = len(rs.tickets)
+    ix = index_of(rs)
+    _in(view.deck_size, "$.deck_size", 0, sum(ix.deck_counts), f"the cards of {rs.map.name}")
+    tickets = len(ix.tickets)
     _in(view.ticket_deck_size, "$.ticket_deck_size", 0, tickets, f"the tickets of {rs.map.name}")
     discard = _cards(rs, view.discard, "$.discard")
     display = _tuple(view.display, "$.display")
@@ -208,28 +215,29 @@ def _piles(rs: Ruleset, view: PlayerView) -> None:
 
 def _board(rs: Ruleset, view: PlayerView, players: tuple[PublicPlayer, ...]) -> None:
     """Track and station owners, and the trains, scores and stations they imply."""
+    ix = index_of(rs)
     n = len(players)
     owners = _ids(view.owners, "$.owners")
-    if len(owners) != len(rs.routes):
+    if len(owners) != len(ix.routes):
         raise ViewError(
-            f"$.owners: {rs.map.name} has {len(rs.routes)} tracks, the view gives "
+            f"$.owners: {rs.map.name} has {len(ix.routes)} tracks, the view gives "
             f"{len(owners)} owners"
         )
     for r, o in enumerate(owners):
         _in(o, f"$.owners[{r}]", -1, n - 1, "a seat, -1 for none")
-    for r, twin in enumerate(rs.route_twin):
+    for r, twin in enumerate(ix.route_twin):
         if twin < r or owners[r] < 0 or owners[twin] < 0:
             continue
         if owners[r] == owners[twin]:
             raise ViewError(
                 f"$.owners[{r}]: seat {owners[r]} owns both tracks of {rs.route_name(r)}"
             )
-        if n < rs.double_open_min:
+        if n < ix.double_open_min:
             raise ViewError(
                 f"$.owners[{r}]: both tracks of {rs.route_name(r)} are claimed by {n} players "
-                f"(both open from {rs.double_open_min})"
+                f"(both open from {ix.double_open_min})"
             )
-    cities = len(rs.city_ids) if rs.params.stations else 0
+    cities = len(ix.city_ids) if rs.params.stations else 0
     station_owners = _ids(view.station_owners, "$.station_owners")
     if len(station_owners) != cities:
         raise ViewError(
@@ -242,13 +250,13 @@ def _board(rs: Ruleset, view: PlayerView, players: tuple[PublicPlayer, ...]) -> 
     params = rs.params
     for i, p in enumerate(players):
         mine = [r for r, o in enumerate(owners) if o == i]
-        trains = params.trains - sum(rs.route_len[r] for r in mine)
+        trains = params.trains - sum(ix.route_len[r] for r in mine)
         if p.trains != trains:
             raise ViewError(
                 f"$.players[{i}].trains: seat {i}'s tracks leave it {trains} of its "
                 f"{params.trains} trains, the view gives {quote(p.trains)}"
             )
-        points = sum(rs.route_points[r] for r in mine)
+        points = sum(ix.route_points[r] for r in mine)
         if p.score != points:
             raise ViewError(
                 f"$.players[{i}].score: seat {i}'s tracks score {points}, the view gives "
@@ -299,7 +307,7 @@ def _turn(rs: Ruleset, view: PlayerView, players: tuple[PublicPlayer, ...]) -> N
                     f"while opening tickets are chosen, the view gives {p.hand_size}"
                 )
     if phase is Phase.SECOND_CARD:
-        whole = rs.face_up_loco_whole_draw
+        whole = index_of(rs).face_up_loco_whole_draw
         second = any(c >= 0 and not (whole and c == LOCO) for c in view.display)
         if not (view.deck_size or any(view.discard) or second):
             raise ViewError(
@@ -314,7 +322,7 @@ def _turn(rs: Ruleset, view: PlayerView, players: tuple[PublicPlayer, ...]) -> N
 
 
 def _route(rs: Ruleset, path: str, value: object) -> int:
-    r = rs.route_index.get(_int(value, path), -1)
+    r = index_of(rs).route_index.get(_int(value, path), -1)
     if r < 0:
         raise ViewError(f"{path}: {rs.map.name} has no track {quote(value)}")
     return r
@@ -324,17 +332,18 @@ def _claimable(rs: Ruleset, view: PlayerView, r: int, path: str) -> None:
     """Refuse a pending claim of track ``r`` the seat to act could not have made."""
     p = view.current
     owners = view.owners
-    twin = rs.route_twin[r]
     if owners[r] >= 0:
         raise ViewError(f"{path}: {rs.route_name(r)} is claimed by seat {owners[r]}")
-    if twin >= 0 and owners[twin] == p:
+    rule = parallel_rule(rs, owners, r, p, len(view.players))
+    if rule == OWN_PARALLEL:
         raise ViewError(f"{path}: seat {p} owns the parallel track of {rs.route_name(r)}")
-    if twin >= 0 and owners[twin] >= 0 and len(view.players) < rs.double_open_min:
+    if rule == CLOSED_PARALLEL:
         raise ViewError(f"{path}: {rs.route_name(r)} is closed, its parallel track is claimed")
     trains = view.players[p].trains
-    if trains < rs.route_len[r]:
+    length = rs.map.routes[r].length
+    if trains < length:
         raise ViewError(
-            f"{path}: {rs.route_name(r)} needs {rs.route_len[r]} trains, seat {p} holds {trains}"
+            f"{path}: {rs.route_name(r)} needs {length} trains, seat {p} holds {trains}"
         )
 
 
@@ -363,7 +372,7 @@ def _tunnel(rs: Ruleset, view: PlayerView, hand: tuple[int, ...]) -> TunnelAttem
     if not waits:
         raise ViewError(f"$.tunnel: no tunnel claim waits in phase {view.phase.name}")
     r = _route(rs, "$.tunnel.route", t.route)
-    if not rs.route_tunnel[r]:
+    if not rs.map.routes[r].tunnel:
         raise ViewError(f"$.tunnel.route: {rs.route_name(r)} is not a tunnel")
     _claimable(rs, view, r, "$.tunnel.route")
     paid = _cards(rs, t.paid, "$.tunnel.paid")
@@ -386,8 +395,9 @@ def _tunnel(rs: Ruleset, view: PlayerView, hand: tuple[int, ...]) -> TunnelAttem
             f"$.tunnel.revealed: {len(revealed)} of {reveal} cards were turned over, but the "
             "deck or the discard pile holds more"
         )
-    color = next((k for k in range(LOCO) if paid[k]), LOCO)
-    demanded = sum(1 for c in revealed if c in (color, LOCO))
+    matching = tunnel_matching_kinds(paid)
+    color = matching[0]
+    demanded = sum(1 for c in revealed if c in matching)
     if not demanded:
         raise ViewError(
             "$.tunnel.revealed: no turned-over card demands an extra card, so the claim "
@@ -446,9 +456,10 @@ def _choice(rs: Ruleset, view: PlayerView, hand: tuple[int, ...]) -> CardChoice 
 
 def _ticket_indices(rs: Ruleset, value: object, path: str) -> tuple[int, ...]:
     ids = _ids(value, path)
+    index = index_of(rs).ticket_index
     out = []
     for i, t in enumerate(ids):
-        x = rs.ticket_index.get(t, -1)
+        x = index.get(t, -1)
         if x < 0:
             raise ViewError(f"{path}[{i}]: {rs.map.name} has no ticket {quote(t)}")
         if x in out:
@@ -472,7 +483,7 @@ def _tickets(rs: Ruleset, view: PlayerView) -> tuple[tuple[int, ...], tuple[int,
         raise ViewError(f"$.offered: {rs.ticket_name(min(both))} is both kept and offered")
     opening, draw = rs.params.opening_tickets, rs.params.ticket_draw
     long_in_deck = opening.long > 0 and opening.returned == "bottom"
-    longs = set(rs.long_tickets)
+    longs = set(index_of(rs).long_tickets)
     if not long_in_deck and sum(1 for t in tickets if t in longs) > opening.long:
         raise ViewError(
             f"$.tickets: {rs.map.name} deals {opening.long} long tickets to a seat, the view "
@@ -577,21 +588,19 @@ def _unseen(
     tunnel: TunnelAttempt | None,
 ) -> tuple[int, ...]:
     """The train cards the viewer cannot place; they must fill the hidden hands and the deck."""
-    unseen = list(rs.deck_counts)
-    for counts in (*fixed, view.discard):
-        for k in range(NUM_KINDS):
-            unseen[k] -= counts[k]
-    laid_out = [c for c in view.display if c >= 0]
-    if tunnel is not None:
-        laid_out.extend(tunnel.revealed)
-    for c in laid_out:
-        unseen[c] -= 1
+    shown = [*view.display, *(tunnel.revealed if tunnel is not None else ())]
+    unseen = unseen_cards(rs, fixed[view.seat], view.discard, shown)
+    for p, counts in enumerate(fixed):
+        if p != view.seat:
+            for k in range(NUM_KINDS):
+                unseen[k] -= counts[k]  # laid down in public, so in that opponent's hand
+    deck_counts = index_of(rs).deck_counts
     for k in range(NUM_KINDS):
         if unseen[k] < 0:
             raise ViewError(
-                f"$: the view shows {rs.deck_counts[k] - unseen[k]} {CARD_NAMES[k]} cards "
+                f"$: the view shows {deck_counts[k] - unseen[k]} {CARD_NAMES[k]} cards "
                 f"(hands, discard pile, display, tunnel), {rs.map.name} has "
-                f"{rs.deck_counts[k]}"
+                f"{deck_counts[k]}"
             )
     hidden = view.deck_size + sum(
         p.hand_size - sum(fixed[i]) for i, p in enumerate(view.players) if i != view.seat

@@ -18,11 +18,10 @@ from ttr_core.model import events as ev
 from ttr_core.model.actions import Action
 from ttr_core.model.errors import SetupError, quote
 from ttr_core.model.state import GameState
-from ttr_core.play.simulator import Simulator, player_names
+from ttr_core.play.simulator import Simulator
 from ttr_core.rules import tunnels
-from ttr_core.rules.claims import is_counts
-from ttr_core.rules.table import Chance
-from ttr_core.rules.turn import require_seat
+from ttr_core.rules.payments import is_counts
+from ttr_core.rules.table import Chance, Table
 from ttr_core.ruleset.ruleset import Ruleset
 
 __all__ = [
@@ -31,7 +30,6 @@ __all__ = [
     "PositionCache",
     "apply",
     "new_game",
-    "pending_for",
     "simulator_at",
     "tunnel_payment_error",
 ]
@@ -97,7 +95,8 @@ def simulator_at(
     The cache (``cache``, or :data:`SHARED_CACHE`) keeps the simulators of the last few
     states met, so playing on from a state copies its simulator instead of loading the
     state again. With ``copy=False`` the kept simulator itself is returned: only read
-    it, and know that ``apply`` from that state moves it on (its ``version`` changes).
+    it, and know that ``apply`` from that state moves it on (its snapshot is no longer
+    ``state``).
     """
     kept = SHARED_CACHE if cache is None else cache
     sim = kept._get(rs, state)
@@ -125,14 +124,14 @@ def new_game(
     :raises SetupError: the player count or start player is out of range, or neither
         ``seed`` nor ``chance`` was given.
     """
-    sim = Simulator.deal(
+    sim = Simulator.new(
         rs,
-        player_names(players),
+        players,
         seed=seed,
         start_player=start_player,
         record=False,
-        chance=chance,
         events=events,
+        chance=chance,
     )
     return (SHARED_CACHE if cache is None else cache)._keep(rs, sim.snapshot(), sim)
 
@@ -158,52 +157,24 @@ def apply(
     :raises SetupError: ``seat`` is not a seat of this game (not an ``int``, or out of range).
     """
     # The simulator kept for ``state`` moves on to the new state; readers of it (a
-    # LegalActions) notice that its version changed. A refused action leaves it as it was.
+    # LegalActions) notice that its snapshot changed. A refused action leaves it as it was.
     kept = SHARED_CACHE if cache is None else cache
     found = kept._get(rs, state, take=True)
     sim = Simulator.from_state(rs, state, record=False) if found is None else found
-    sink: list[ev.Event] | None = [] if events is not None else None
-    if sink is None and chance is None:
-        try:
-            sim.apply(action, seat=seat)
-        except BaseException:
-            kept._keep(rs, state, sim)
-            raise
-        return kept._keep(rs, sim.snapshot(), sim)
-    sim.events = sink
-    sim.chance = chance
     try:
-        sim.apply(action, seat=seat)
+        sim.apply(action, seat=seat, events=events, chance=chance)
     except BaseException:
         kept._keep(rs, state, sim)
         raise
-    finally:
-        sim.events = None
-        sim.chance = None
-    if events is not None and sink:
-        events.extend(sink)
     return kept._keep(rs, sim.snapshot(), sim)
-
-
-def pending_for(state: GameState, seat: int) -> tuple[int, ...]:
-    """Ticket indices waiting for ``seat``'s choice (opening deals included).
-
-    :raises SetupError: ``seat`` is not a seat of the game (not an ``int``, a ``bool``, or
-        out of range).
-    """
-    require_seat(seat, len(state.players))
-    if state.phase is state.phase.OPENING_TICKETS:
-        return state.offers[seat]
-    if state.phase is state.phase.KEEP_TICKETS and state.current == seat:
-        return state.pending_tickets
-    return ()
 
 
 def tunnel_payment_error(
     rs: Ruleset, state: GameState, cards: tuple[int, ...]
 ) -> tuple[str, str] | None:
     """Why ``cards`` cannot pay the pending tunnel's extra cost, as (rule, message); or None."""
-    sim = simulator_at(rs, state, copy=False)
-    if is_counts(cards) and cards in tunnels.extra_payments(sim):
+    t = Table(rs, len(state.players))
+    t.load(state)
+    if is_counts(cards) and cards in tunnels.extra_payments(t):
         return None
-    return tunnels.payment_error(sim, cards)
+    return tunnels.payment_error(t, cards)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from ttr_core.model.actions import Action
+from ttr_core.model.actions import Action, Pass
 from ttr_core.model.state import GameState
 from ttr_core.play.functional import PositionCache, simulator_at
 from ttr_core.play.simulator import Simulator
@@ -31,9 +31,10 @@ from ttr_core.ruleset.ruleset import Ruleset
 class LegalActions(Sequence[Action]):
     """The legal actions of the player to decide in ``state``: ``len``, index, iterate, ``in``.
 
-    Pass ``simulator``, a simulator at ``state``, to list from it; it is only read, and if
-    it moves on the listing goes on from a new simulator loaded from ``state``. Without
-    one, the simulator comes from ``cache`` (see :class:`~ttr_core.play.functional.PositionCache`).
+    Pass ``simulator``, a simulator at ``state`` (its ``snapshot()`` is ``state`` itself),
+    to list from it; it is only read, and once it is elsewhere the listing goes on from a
+    new simulator loaded from ``state``. Without one, the simulator comes from ``cache``
+    (see :class:`~ttr_core.play.functional.PositionCache`).
     """
 
     def __init__(
@@ -50,16 +51,14 @@ class LegalActions(Sequence[Action]):
             simulator if simulator is not None else simulator_at(rs, state, copy=False, cache=cache)
         )
         self._sim = sim
-        self._version = sim.version
-        self._n = sim.legal_count()
+        self._n = self._at.legal_count()
 
     @property
     def _at(self) -> Simulator:
-        """The simulator at ``state``: the one given, or a new one once that moved on."""
+        """The simulator at ``state``: the one given, or a new one once that is elsewhere."""
         sim = self._sim
-        if sim.version != self._version:
+        if sim.snapshot() is not self.state:
             sim = self._sim = Simulator.from_state(self.rs, self.state, record=False)
-            self._version = sim.version
         return sim
 
     def __len__(self) -> int:
@@ -73,7 +72,7 @@ class LegalActions(Sequence[Action]):
 
     def count_without_pass(self) -> int:
         """How many legal actions there are besides passing."""
-        return self._at.legal_count_without_pass()
+        return self._n - 1 if self._n == 1 and isinstance(self[0], Pass) else self._n
 
     def __bool__(self) -> bool:
         return self._n > 0
@@ -91,10 +90,7 @@ class LegalActions(Sequence[Action]):
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError("legal action index out of range")
-        sim = self._sim
-        if sim.version != self._version:
-            sim = self._at
-        return sim.legal_action(i)
+        return self._at.legal_action(i)
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(self._n):

@@ -1,10 +1,11 @@
 """The in-place simulator: play on a mutable table, in OpenSpiel's vocabulary.
 
-A :class:`Simulator` is one game's position on a :class:`~ttr_core.rules.table.Table`,
-changed in place by the mechanics of :mod:`ttr_core.rules`. It lists its legal actions
-(counted and indexed without building them), applies an action or the ``k``-th legal
-action, clones cheaply and converts to the frozen :class:`~ttr_core.model.state.GameState`
-that the functional API, views, scoring and records use::
+A :class:`Simulator` is one game's position, changed in place by the mechanics of
+:mod:`ttr_core.rules` on a :class:`~ttr_core.rules.table.Table` it keeps to itself. It lists
+its legal actions (counted and indexed without building them), applies an action or
+the ``k``-th legal action, clones cheaply and converts to the frozen
+:class:`~ttr_core.model.state.GameState` that the functional API, views, scoring and
+records use::
 
     sim = Simulator.new("usa", players=4, seed=1)
     while not sim.is_over:
@@ -12,8 +13,9 @@ that the functional API, views, scoring and records use::
     print(sim.scores().winners)
 
 By default a simulator records what happens (the events, chance outcomes included, and
-the log of actions), so its game saves and replays like any other; search playouts
-pass ``record=False`` and record nothing.
+the log of actions), so :meth:`ttr_core.Game.from_simulator` makes a game of it that
+saves and replays like any other; search playouts pass ``record=False`` and record
+nothing.
 """
 
 from __future__ import annotations
@@ -31,11 +33,8 @@ from ttr_core.model.actions import (
     ClaimWithGroups,
     DrawBlind,
     DrawTickets,
-    KeepTickets,
     Pass,
-    PayTunnel,
     TakeFaceUp,
-    WithdrawTunnel,
     field_problem,
 )
 from ttr_core.model.errors import IllegalActionError, SetupError, quote
@@ -43,7 +42,17 @@ from ttr_core.model.events import LogEntry
 from ttr_core.model.mapdata import MAX_PLAYERS
 from ttr_core.model.state import GameState
 from ttr_core.model.strict import check_text
-from ttr_core.rules import card_groups, claims, drawing, piles, stations, tickets, tunnels, turn
+from ttr_core.rules import (
+    card_groups,
+    claims,
+    drawing,
+    payment_counts,
+    piles,
+    stations,
+    tickets,
+    tunnels,
+    turn,
+)
 from ttr_core.rules.scoring import Scoresheet, score_game
 from ttr_core.rules.table import (
     CHOOSE_CARDS,
@@ -54,8 +63,10 @@ from ttr_core.rules.table import (
     TUNNEL,
     TURN,
     Chance,
+    Check,
     Table,
 )
+from ttr_core.rules.views import PlayerView, view_of
 from ttr_core.ruleset.ruleset import Ruleset
 
 _TAKE = tuple(TakeFaceUp(card=k) for k in range(9))
@@ -108,9 +119,43 @@ def player_names(players: object) -> tuple[str, ...]:
     return names
 
 
-class Simulator(Table):
-    """One game, played in place. Build one with :meth:`new`, :meth:`from_state` or
-    :meth:`ttr_core.Game.simulator`."""
+def _checks(*parts: Mapping[type[Action], Check]) -> dict[type, Check]:
+    """The mechanics' checks in one table, by action type (no type checked twice)."""
+    found: dict[type, Check] = {}
+    for part in parts:
+        for kind, check in part.items():
+            if kind in found:
+                raise TypeError(f"two mechanics check {kind.__name__}")
+            found[kind] = check
+    return found
+
+
+_CHECKS: Final = _checks(
+    drawing.CHECKS, tickets.CHECKS, tunnels.CHECKS, card_groups.CHECKS, stations.CHECKS
+)
+"""Every action type but :class:`~ttr_core.model.actions.Pass` and the check of its
+mechanic. Passing is the simulator's own: it is legal when nothing else is listed."""
+
+
+class Simulator:
+    """One game, played in place. Build one with :meth:`new` or :meth:`from_state` (or
+    :meth:`ttr_core.Game.simulator`) and copy it with :meth:`clone`.
+
+    These twenty names are all it offers, in OpenSpiel's vocabulary:
+
+    - making one: :meth:`new`, :meth:`from_state`, :meth:`clone`, and :meth:`load` to
+      move it to another state;
+    - listing: :meth:`legal_count`, :meth:`legal_action`, :meth:`legal_actions` and
+      :meth:`is_legal`;
+    - applying: :meth:`apply` (an action; its ``events`` and ``chance`` arguments collect
+      the events and take the shuffles from a record) and :meth:`apply_index` (the
+      ``k``-th legal action);
+    - the position: :meth:`snapshot`, :meth:`view`, :attr:`current_player`,
+      :attr:`is_over` and :meth:`scores`;
+    - facts: :attr:`ruleset` and :attr:`names`;
+    - what it recorded: :attr:`seed`, :attr:`setup` and :attr:`log`, from which
+      :meth:`ttr_core.Game.from_simulator` makes a game to save.
+    """
 
     # The counted listing: scratch, rebuilt when ``_listed`` is not the table's version.
     # Class-level defaults, so a new copy starts with none and copies nothing.
@@ -141,25 +186,23 @@ class Simulator(Table):
     ) -> None:
         """A simulator before the deal, or with ``copy_of`` a copy of that simulator
         (prefer :meth:`new`, :meth:`from_state` and :meth:`clone`)."""
-        super().__init__(rs, len(names), copy_of=copy_of)
-        self.names: tuple[str, ...] = tuple(names)
-        self.seed: int | None = None
-        """The seed the game was dealt with; None if dealt from recorded outcomes."""
-        self.record = record
+        self._table: Table = Table(
+            rs, len(names), copy_of=None if copy_of is None else copy_of._table
+        )
+        """The position, which only this simulator changes."""
+        self._names: tuple[str, ...] = tuple(names)
+        self._record = record
         """Whether events and the log are kept."""
-        self.setup: list[ev.Event] = []
-        """The events of the deal (when recording)."""
-        self.log: list[LogEntry] = []
-        """Every applied action with its events (when recording)."""
-        if copy_of is not None:
-            self.seed = copy_of.seed
-            if record:
-                self.setup = list(copy_of.setup)
-                self.log = list(copy_of.log)
+        self._seed: int | None = None if copy_of is None else copy_of._seed
+        self._setup: tuple[ev.Event, ...] = ()
+        self._log: list[LogEntry] = []
+        if copy_of is not None and record:
+            self._setup = copy_of._setup
+            self._log = list(copy_of._log)
         self._extras = rs.has_groups or rs.params.stations > 0
         """Whether turns may offer claims with card groups or stations."""
 
-    # -- building ------------------------------------------------------------------------
+    # -- making one ----------------------------------------------------------------------
 
     @classmethod
     def new(
@@ -172,48 +215,31 @@ class Simulator(Table):
         options: Mapping[str, Any] | None = None,
         plugins: Iterable[object] = (),
         record: bool = True,
+        events: list[ev.Event] | None = None,
+        chance: Chance | None = None,
     ) -> Simulator:
-        """Deal a seeded game; the same arguments as :meth:`ttr_core.Game.new` deal the
-        same game.
+        """Deal a game: shuffle, deal the hands, lay out the display, deal the tickets.
+        The same arguments as :meth:`ttr_core.Game.new` deal the same game.
+
+        Pass ``seed=None`` and ``chance`` to take the shuffles from a record instead. The
+        deal's events are appended to ``events`` if given, and kept as :attr:`setup`
+        when recording.
 
         :raises UnknownEditionError: no such edition is installed.
         :raises OptionError: an option is unknown or has a value the edition does not offer.
-        :raises SetupError: bad player count, bad names (see :meth:`ttr_core.Game.new`), or
-            a bad start player.
+        :raises SetupError: bad player count, bad names (see :meth:`ttr_core.Game.new`), a
+            bad start player, or neither ``seed`` nor ``chance`` given.
         """
         rs = edition if isinstance(edition, Ruleset) else Ruleset.build(edition, options, plugins)
-        return cls.deal(
-            rs, player_names(players), seed=seed, start_player=start_player, record=record
-        )
-
-    @classmethod
-    def deal(
-        cls,
-        rs: Ruleset,
-        names: Sequence[str],
-        *,
-        seed: object,
-        start_player: object = 0,
-        record: bool = True,
-        chance: Chance | None = None,
-        events: list[ev.Event] | None = None,
-    ) -> Simulator:
-        """Set up a game: shuffle, deal the hands, lay out the display, deal the tickets.
-
-        Pass ``seed`` for a seeded game, or ``chance`` to take the shuffles from a record.
-        The deal's events go to ``events`` if given, and to :attr:`setup` when recording.
-
-        :raises SetupError: the player count or start player is out of range, or neither
-            ``seed`` nor ``chance`` was given.
-        """
-        players = len(names)
+        names = player_names(players)
+        n = len(names)
         lo, hi = rs.params.players
-        if not lo <= players <= hi:
-            raise SetupError(f"{rs.id} is played by {lo} to {hi} players, not {players}")
+        if not lo <= n <= hi:
+            raise SetupError(f"{rs.id} is played by {lo} to {hi} players, not {n}")
         start = start_player if type(start_player) is int else -1
-        if not 0 <= start < players:
+        if not 0 <= start < n:
             raise SetupError(
-                f"start player must be a seat from 0 to {players - 1}, not {quote(start_player)}"
+                f"start player must be a seat from 0 to {n - 1}, not {quote(start_player)}"
             )
         if seed is None and chance is None:
             raise SetupError("a new game needs a seed (or recorded chance outcomes)")
@@ -223,34 +249,38 @@ class Simulator(Table):
                 f"a seed is an integer of at most {MAX_SEED_BITS} bits, not {quote(seed)}"
             )
         sim = cls(rs, names, record=record)
-        sim.seed = given
-        sink = events if events is not None else (sim.setup if record else None)
-        sim.events = sink
-        sim.chance = chance
-        sim.current = sim.start_player = start
-        sim.rng = -1 if given is None else rng.seed_state(given)
-        if sink is not None:
-            sink.append(ev.GameStarted(players=players, start_player=start))
-        sim.deck = piles.shuffle(sim, "train", "setup", rs.train_deck)
+        sim._seed = given
+        t = sim._table
+        dealt: list[ev.Event] | None = [] if record or events is not None else None
+        t.events = dealt
+        t.chance = chance
+        t.current = t.start_player = start
+        t.rng = -1 if given is None else rng.seed_state(given)
+        if dealt is not None:
+            dealt.append(ev.GameStarted(players=n, start_player=start))
+        t.deck = piles.shuffle(t, "train", "setup", rs.train_deck)
         ticket_order = piles.shuffle(
-            sim, "tickets", "setup", [rs.ticket_ids[i] for i in rs.regular_tickets]
+            t, "tickets", "setup", [rs.ticket_ids[i] for i in rs.regular_tickets]
         )
         long_order: tuple[int, ...] = ()
         if rs.params.opening_tickets.long:
             long_order = piles.shuffle(
-                sim, "tickets", "setup_long", [rs.ticket_ids[i] for i in rs.long_tickets]
+                t, "tickets", "setup_long", [rs.ticket_ids[i] for i in rs.long_tickets]
             )
-        piles.deal_hands(sim)
-        for p in range(players):
-            claims.recount_hand(sim, p)
-        piles.refill(sim)
+        piles.deal_hands(t)
+        for p in range(n):
+            payment_counts.recount_hand(t, p)
+        piles.refill(t)
         index = rs.ticket_index
-        sim.ticket_deck = tuple(index[x] for x in ticket_order)
-        tickets.deal_opening(sim, tuple(index[x] for x in long_order))
-        if events is not None and record:
-            sim.setup = list(events)
-        sim.events = None
-        sim.chance = None
+        t.ticket_deck = tuple(index[x] for x in ticket_order)
+        tickets.deal_opening(t, tuple(index[x] for x in long_order))
+        t.events = None
+        t.chance = None
+        if dealt is not None:
+            if record:
+                sim._setup = tuple(dealt)
+            if events is not None:
+                events.extend(dealt)
         return sim
 
     @classmethod
@@ -261,14 +291,27 @@ class Simulator(Table):
         *,
         names: Sequence[str] | None = None,
         record: bool = True,
+        seed: int | None = None,
+        setup: Iterable[ev.Event] = (),
+        log: Iterable[LogEntry] = (),
     ) -> Simulator:
-        """A simulator at ``state`` (a state of a game of ``ruleset``); its log starts empty."""
+        """A simulator at ``state`` (a state of a game of ``ruleset``).
+
+        Its log starts empty and it has no deal to save, unless it records and is given
+        the game's deal (``setup``, its events, and the ``seed`` it was dealt with) and
+        the ``log`` of the actions that led from the deal to ``state``: then it carries on
+        that game's record, as :meth:`ttr_core.Game.simulator` does.
+        """
         sim = cls(
             ruleset,
             names if names is not None else player_names(len(state.players)),
             record=record,
         )
         sim.load(state)
+        sim._seed = seed
+        if record:
+            sim._setup = tuple(setup)
+            sim._log = list(log)
         return sim
 
     def load(self, state: GameState) -> None:
@@ -276,92 +319,118 @@ class Simulator(Table):
 
         The deal and the log no longer lead to it, so they are forgotten, as for a
         simulator made with :meth:`from_state`: recording goes on from an empty log, and
-        :meth:`game` raises ``SetupError`` (there is no deal to save or replay).
+        :meth:`ttr_core.Game.from_simulator` refuses it (there is no deal to save or replay).
         """
-        super().load(state)
-        self.seed = None
-        self.setup = []
-        self.log = []
+        self._table.load(state)
+        self._seed = None
+        self._setup = ()
+        self._log = []
 
     def clone(self) -> Simulator:
         """An independent copy (its log, when recording, is copied too)."""
-        return Simulator(self.rs, self.names, record=self.record, copy_of=self)
+        return Simulator(self._table.rs, self._names, record=self._record, copy_of=self)
 
     # -- what it is ----------------------------------------------------------------------
 
     @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset of the game."""
+        return self._table.rs
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names, by seat."""
+        return self._names
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the game was dealt with; None if dealt from recorded outcomes, made
+        from a state or loaded with one."""
+        return self._seed
+
+    @property
+    def setup(self) -> tuple[ev.Event, ...]:
+        """The events of the deal (when recording; empty without a deal)."""
+        return self._setup
+
+    @property
+    def log(self) -> tuple[LogEntry, ...]:
+        """Every applied action with its events, in order (when recording)."""
+        return tuple(self._log)
+
+    @property
     def is_over(self) -> bool:
         """True once the game has ended."""
-        return self.phase == GAME_OVER
+        return self._table.phase == GAME_OVER
 
     @property
     def current_player(self) -> int:
         """The seat that decides next."""
-        return self.current
+        return self._table.current
+
+    def snapshot(self) -> GameState:
+        """The position as a frozen :class:`~ttr_core.model.state.GameState` (the same
+        object until the position changes)."""
+        return self._table.snapshot()
+
+    def view(self, seat: object) -> PlayerView:
+        """What ``seat`` may see of the position (see :func:`~ttr_core.rules.views.view_of`).
+
+        :raises SetupError: ``seat`` is not a seat of the game.
+        """
+        t = self._table
+        return view_of(t.rs, t.snapshot(), turn.require_seat(seat, t.players))
 
     def scores(self) -> Scoresheet:
         """The final scoring (of the current position, if the game is not over yet)."""
-        return score_game(self.rs, self.snapshot(), self.names)
+        t = self._table
+        return score_game(t.rs, t.snapshot(), self._names)
 
     def __repr__(self) -> str:
-        return (
-            f"<Simulator {self.rs.id}: {self.players} players, turn {self.turn}, "
-            f"seat {self.current} to act>"
-        )
-
-    def game(self) -> Any:
-        """A :class:`~ttr_core.Game` at this position with this simulator's deal and log
-        (recording simulators only), to save, replay or view."""
-        from ttr_core.play.game import Game
-
-        if not self.record:
-            raise SetupError("this simulator records nothing (record=False): it has no log")
-        if not self.setup:
-            raise SetupError(
-                "this simulator was made from a state: it has no recorded deal to save or replay"
-            )
-        return Game.from_simulator(self)
+        t = self._table
+        return f"<Simulator {t.rs.id}: {t.players} players, turn {t.turn}, seat {t.current} to act>"
 
     # -- listing -------------------------------------------------------------------------
 
     def _list_now(self) -> None:
         """Count the legal actions of this position, by section, once per change."""
-        self._listed = self.version
-        phase = self.phase
+        t = self._table
+        self._listed = t.version
+        phase = t.phase
         if phase == TURN:
-            self._faces = faces = self.faceup
-            self._blind = blind = self.deck_pos < len(self.deck) or any(self.discard)
-            self._tickets = tix = len(self.ticket_deck) > 0
-            self._claims = n = claims.count_claims(self)
+            self._faces = faces = t.faceup
+            self._blind = blind = t.deck_pos < len(t.deck) or any(t.discard)
+            self._tickets = tix = len(t.ticket_deck) > 0
+            self._claims = n = claims.count_claims(t)
             n += len(faces) + blind + tix
             if self._extras:
-                n = self._list_extras(n)
+                n = self._list_extras(t, n)
             self._pass = n == 0
             self._count = n if n else 1
             return
         if phase == SECOND_CARD:
-            self._faces = faces = drawing.face_up_choices(self)
-            self._blind = blind = piles.can_draw(self)
+            self._faces = faces = drawing.face_up_choices(t)
+            self._blind = blind = piles.can_draw(t)
             self._count = len(faces) + blind
             return
         if phase in (OPENING_TICKETS, KEEP_TICKETS):
-            self._keeps = tickets.keep_choices(self)
+            self._keeps = tickets.keep_choices(t)
             self._count = len(self._keeps)
             return
         if phase == TUNNEL:
-            self._list = tunnels.options(self)
+            self._list = tunnels.options(t)
         elif phase == CHOOSE_CARDS:
-            self._list = [_CHOOSE[k] for k in card_groups.card_choices(self)]
+            self._list = [_CHOOSE[k] for k in card_groups.card_choices(t)]
         else:
             self._list = []
         self._count = len(self._list)
 
-    def _list_extras(self, n: int) -> int:
+    def _list_extras(self, t: Table, n: int) -> int:
         """Add the claims with card groups and the stations to a turn's count ``n``."""
-        self._groups = groups = card_groups.count_group_claims(self) if self.rs.has_groups else 0
+        self._groups = groups = card_groups.count_group_claims(t) if t.rs.has_groups else 0
         n += groups
-        if self.stations[self.current] > 0:
-            self._cities, self._station_pay = stations.choices(self)
+        if t.stations[t.current] > 0:
+            self._cities, self._station_pay = stations.choices(t)
             n += len(self._cities) * len(self._station_pay)
         else:
             self._cities = ()
@@ -370,14 +439,14 @@ class Simulator(Table):
 
     def legal_count(self) -> int:
         """How many legal actions the player to decide has (0 once the game is over)."""
-        if self._listed != self.version:
+        if self._listed != self._table.version:
             self._list_now()
         return self._count
 
-    def legal_count_without_pass(self) -> int:
+    def _count_without_pass(self) -> int:
         """How many legal actions there are besides passing."""
         n = self.legal_count()
-        return n - 1 if self.phase == TURN and self._pass else n
+        return n - 1 if self._table.phase == TURN and self._pass else n
 
     def legal_action(self, k: object) -> Action:
         """The ``k``-th legal action (in the documented listing order).
@@ -395,41 +464,18 @@ class Simulator(Table):
         # Remembered so that applying this very object needs no check (see ``apply``).
         self._built = action
         self._built_index = k
-        self._built_at = self.version
+        self._built_at = self._table.version
         return action
-
-    def _build(self, k: int) -> Action:
-        """The ``k``-th legal action as an object (the listing is current)."""
-        kind, a, b = self._locate(k)
-        rs = self.rs
-        if kind == _FACE:
-            return _TAKE[a]
-        if kind == _BLIND_DRAW:
-            return _BLIND
-        if kind == _TICKET_DRAW:
-            return _TICKETS
-        if kind == _CLAIM:
-            r, cards = claims.claim_at(self, a)
-            self._built_route = r
-            return ClaimRoute(route=rs.route_ids[r], cards=cards)
-        if kind == _GROUP_CLAIM:
-            r, groups = card_groups.group_claim_at(self, a)
-            return ClaimWithGroups(route=rs.route_ids[r], groups=groups)
-        if kind == _STATION:
-            return BuildStation(city=rs.city_ids[self._cities[a]], cards=self._station_pay[b])
-        if kind == _KEEP:
-            return tickets.keep_action(self, self._keeps[a])
-        if kind == _LISTED:
-            return self._list[a]
-        return _PASS
 
     def legal_actions(self) -> list[Action]:
         """Every legal action, built (prefer ``legal_count`` and ``legal_action``)."""
         return [self.legal_action(k) for k in range(self.legal_count())]
 
     def _locate(self, k: int) -> tuple[int, int, int]:
-        """Which section of the listing the ``k``-th action is in, and where in it."""
-        phase = self.phase
+        """Where the ``k``-th action of the current listing is: its section, and its
+        place there (the card of a face-up draw; the index of a claim, a claim with
+        groups, a ticket choice or a listed action; a station's city and payment)."""
+        phase = self._table.phase
         if phase in (OPENING_TICKETS, KEEP_TICKETS):
             return _KEEP, k, 0
         if phase != TURN and phase != SECOND_CARD:
@@ -459,6 +505,31 @@ class Simulator(Table):
             return _STATION, k // per, k % per
         return _PASS_TURN, 0, 0
 
+    def _build(self, k: int) -> Action:
+        """The ``k``-th legal action as an object (the listing is current)."""
+        kind, a, b = self._locate(k)
+        t = self._table
+        if kind == _CLAIM:
+            r, cards = claims.claim_at(t, a)
+            self._built_route = r
+            return ClaimRoute(route=t.rs.route_ids[r], cards=cards)
+        if kind == _FACE:
+            return _TAKE[a]
+        if kind == _BLIND_DRAW:
+            return _BLIND
+        if kind == _KEEP:
+            return tickets.keep_action(t, self._keeps[a])
+        if kind == _TICKET_DRAW:
+            return _TICKETS
+        if kind == _LISTED:
+            return self._list[a]
+        if kind == _GROUP_CLAIM:
+            r, groups = card_groups.group_claim_at(t, a)
+            return ClaimWithGroups(route=t.rs.route_ids[r], groups=groups)
+        if kind == _STATION:
+            return BuildStation(city=t.rs.city_ids[self._cities[a]], cards=self._station_pay[b])
+        return _PASS
+
     # -- applying ------------------------------------------------------------------------
 
     def apply_index(self, k: object) -> None:
@@ -468,109 +539,97 @@ class Simulator(Table):
         """
         if type(k) is not int:
             raise IndexError(f"legal action index must be an int, not {quote(k)}")
-        if self.record or self.rng < 0 or self.chance is not None:
+        t = self._table
+        if self._record or t.rng < 0:
             self.apply(self.legal_action(k))
             return
-        if self._listed != self.version:
+        if self._listed != t.version:
             self._list_now()
         if not 0 <= k < self._count:
             raise IndexError(f"legal action index {quote(k)} out of range (0 to {self._count - 1})")
-        self.version += 1
+        t.version += 1
         self._apply_listed(k)
 
     def _apply_listed(self, k: int) -> None:
         """Apply the ``k``-th action of the current listing (counted at the version just
         before this change began)."""
-        phase = self.phase
-        if phase in (OPENING_TICKETS, KEEP_TICKETS):
-            tickets.keep(self, self._keeps[k])
-            return
-        if phase != TURN and phase != SECOND_CARD:
-            self._apply_checked(self._list[k])
-            return
-        faces = self._faces
-        if k < len(faces):
-            drawing.take_face_up(self, faces[k])
-            return
-        if phase == SECOND_CARD:
-            drawing.draw_blind(self)
-            return
-        k -= len(faces)
-        if self._blind:
-            if k == 0:
-                drawing.draw_blind(self)
-                return
-            k -= 1
-        if self._tickets:
-            if k == 0:
-                tickets.draw(self)
-                return
-            k -= 1
-        if k < self._claims:
-            r, cards = claims.claim_at(self, k)
-            self._claim(r, cards)
-            return
-        k -= self._claims
-        if k < self._groups:
-            r, groups = card_groups.group_claim_at(self, k)
-            card_groups.start_group_claim(self, r, groups)
-            return
-        k -= self._groups
-        per = len(self._station_pay)
-        if k < len(self._cities) * per:
-            stations.build(self, self._cities[k // per], self._station_pay[k % per])
-            return
-        turn.pass_turn(self)
-
-    def _claim(self, r: int, cards: tuple[int, ...]) -> None:
-        """Claim listed track index ``r`` with ``cards``: a tunnel's reveal, else the claim."""
-        if self.rs.route_tunnel[r]:
-            tunnels.reveal(self, r, cards)
+        kind, a, b = self._locate(k)
+        t = self._table
+        if kind == _CLAIM:
+            r, cards = claims.claim_at(t, a)
+            tunnels.claim(t, r, cards)
+        elif kind == _FACE:
+            drawing.take_face_up(t, a)
+        elif kind == _BLIND_DRAW:
+            drawing.draw_blind(t)
+        elif kind == _KEEP:
+            tickets.keep(t, self._keeps[a])
+        elif kind == _TICKET_DRAW:
+            tickets.draw(t)
+        elif kind == _LISTED:
+            self._check(self._list[a])()
+        elif kind == _GROUP_CLAIM:
+            r, groups = card_groups.group_claim_at(t, a)
+            card_groups.start_group_claim(t, r, groups)
+        elif kind == _STATION:
+            stations.build(t, self._cities[a], self._station_pay[b])
         else:
-            claims.complete_claim(self, r, cards, ())
+            turn.pass_turn(t)
 
-    def apply(self, action: object, *, seat: object = None) -> list[ev.Event]:
+    def apply(
+        self,
+        action: object,
+        *,
+        seat: object = None,
+        events: list[ev.Event] | None = None,
+        chance: Chance | None = None,
+    ) -> list[ev.Event]:
         """Apply ``action`` of the player to decide, in place; return the events it caused
-        (an empty list when not recording).
+        (an empty list when not recording and not given ``events``).
 
         Pass ``seat``, the seat the action comes from, to have it refused unless that
-        seat is the one to act (rule TURN-4).
+        seat is the one to act (rule TURN-4); ``events``, a list to append the events to;
+        and ``chance``, to take the action's shuffles from a record instead of the
+        position's generator (replays).
 
         :raises IllegalActionError: the action is not legal here (naming the rule), or
             ``seat`` is not the seat to act; nothing changes.
         :raises SetupError: ``seat`` is not a seat of this game; nothing changes.
         """
+        t = self._table
         if seat is not None:
-            turn.check_seat(self, seat)
-        if not self.record and self.events is None:
+            turn.check_seat(t, seat)
+        if not self._record and events is None and chance is None:
             self._apply_checked(action)
             return []
-        events: list[ev.Event] = []
-        sink = self.events
-        self.events = events if (self.record or sink is not None) else None
+        caused: list[ev.Event] = []
+        t.events = caused if self._record or events is not None else None
+        t.chance = chance
         try:
             self._apply_checked(action)
         finally:
-            self.events = sink
-        if sink is not None:
-            sink.extend(events)
-        if self.record and isinstance(action, Action):  # it is one: it was applied
-            self.log.append(LogEntry(action=action, events=tuple(events)))
-        return events
+            t.events = None
+            t.chance = None
+        if events is not None:
+            events.extend(caused)
+        if self._record and isinstance(action, Action):  # it is one: it was applied
+            self._log.append(LogEntry(action=action, events=tuple(caused)))
+        return caused
 
     def _apply_checked(self, action: object) -> None:
         """Check ``action`` against the listing's rules, then apply it; all or nothing."""
-        if self.phase == GAME_OVER:
+        t = self._table
+        if t.phase == GAME_OVER:
             raise IllegalActionError("END-2", "the game is over")
-        if action is self._built and self._built_at == self.version == self._listed:
+        if action is self._built and self._built_at == t.version == self._listed:
             # The very object the listing built at this position: legal by construction.
             k = self._built_index
             self._built = None
-            if self.rng >= 0 and self.chance is None:
-                self.version += 1
+            if t.rng >= 0 and t.chance is None:
+                t.version += 1
                 route = self._built_route
                 if route >= 0 and isinstance(action, ClaimRoute):
-                    self._claim(route, action.cards)  # found when the object was built
+                    tunnels.claim(t, route, action.cards)  # found when the object was built
                 else:
                     self._apply_listed(k)
                 return
@@ -580,27 +639,27 @@ class Simulator(Table):
 
         else:
             do = self._check(action)
-        if self.rng < 0 or self.chance is not None:
+        if t.rng < 0 or t.chance is not None:
             # Outcomes from a record can be refused midway: keep a copy to go back to.
-            backup = self.clone()
-            events = self.events
+            backup = Table(t.rs, t.players, copy_of=t)
+            events = t.events
             n = len(events) if events is not None else 0
             try:
-                self.version += 1
+                t.version += 1
                 do()
             except BaseException:
-                backup.copy_into(self)
-                self.version += 1
+                backup.copy_into(t)
+                t.version += 1
                 if events is not None:
                     del events[n:]
                 raise
             return
-        self.version += 1
+        t.version += 1
         do()
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is among the legal actions (it would apply without error)."""
-        if self.phase == GAME_OVER or not isinstance(action, Action):
+        if self._table.phase == GAME_OVER or not isinstance(action, Action):
             return False
         try:
             self._check(action)
@@ -613,50 +672,15 @@ class Simulator(Table):
         mistyped = field_problem(action)
         if mistyped is not None:
             raise IllegalActionError("TURN-1", mistyped)
-        kind = type(action)
-        if kind is TakeFaceUp and isinstance(action, TakeFaceUp):
-            card = action.card
-            drawing.check_face_up(self, card)
-            return lambda: drawing.take_face_up(self, card)
-        if kind is DrawBlind and isinstance(action, DrawBlind):
-            drawing.check_blind(self)
-            return lambda: drawing.draw_blind(self)
-        if kind is ClaimRoute and isinstance(action, ClaimRoute):
-            cards = action.cards
-            r = claims.check_claim(self, action.route, cards)
-            if self.rs.route_tunnel[r]:
-                return lambda: tunnels.reveal(self, r, cards)
-            return lambda: claims.complete_claim(self, r, cards, ())
-        if kind is DrawTickets and isinstance(action, DrawTickets):
-            tickets.check_draw(self)
-            return lambda: tickets.draw(self)
-        if kind is KeepTickets and isinstance(action, KeepTickets):
-            kept = tickets.check_keep(self, action.tickets)
-            return lambda: tickets.keep(self, kept)
-        if kind is ClaimWithGroups and isinstance(action, ClaimWithGroups):
-            groups = action.groups
-            r = card_groups.check_group_claim(self, action.route, groups)
-            return lambda: card_groups.start_group_claim(self, r, groups)
-        if kind is ChooseCard and isinstance(action, ChooseCard):
-            card = action.card
-            card_groups.check_choose(self, card)
-            return lambda: card_groups.choose_card(self, card)
-        if kind is PayTunnel and isinstance(action, PayTunnel):
-            cards = action.cards
-            tunnels.check_pay(self, cards)
-            return lambda: tunnels.pay(self, cards)
-        if kind is WithdrawTunnel and isinstance(action, WithdrawTunnel):
-            tunnels.check_withdraw(self)
-            return lambda: tunnels.withdraw(self)
-        if kind is BuildStation and isinstance(action, BuildStation):
-            cards = action.cards
-            c = stations.check_build(self, action.city, cards)
-            return lambda: stations.build(self, c, cards)
-        if kind is Pass and isinstance(action, Pass):
-            why = turn.pass_error(self, self.legal_count_without_pass())
+        t = self._table
+        check = _CHECKS.get(type(action))
+        if check is not None and isinstance(action, Action):
+            return check(t, action)
+        if type(action) is Pass:
+            why = turn.pass_error(t, self._count_without_pass())
             if why is not None:
                 raise IllegalActionError(*why)
-            return lambda: turn.pass_turn(self)
+            return lambda: turn.pass_turn(t)
         raise IllegalActionError("TURN-1", f"{quote(action)} is not an action of this game")
 
 

@@ -58,8 +58,7 @@ from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.errors import ActionCodeError, quote
 from ttr_core.model.state import Phase
 from ttr_core.play.simulator import Simulator
-from ttr_core.rules.card_groups import max_groups, route_shape
-from ttr_core.rules.claims import is_counts, payment_error
+from ttr_core.rules.queries import is_counts, max_groups, payment_error, track_cost
 from ttr_core.rules.views import PlayerView
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -89,7 +88,7 @@ def _tunnel_color(paid: tuple[int, ...]) -> int:
 
 def _claim_payments(rs: Ruleset, r: int) -> list[tuple[int, ...]]:
     """The payments without groups that track ``r`` accepts, in listing order."""
-    length = rs.route_len[r]
+    length = rs.map.routes[r].length
     out = []
     for c, n in [(-1, 0)] + [(c, n) for c in range(LOCO) for n in range(length, 0, -1)]:
         cards = [0] * NUM_KINDS
@@ -112,15 +111,20 @@ class _Layout:
         self.face = self._add("take_face_up", [TakeFaceUp(card=k) for k in range(NUM_KINDS)])
         self.blind = self._add("draw_blind", [DrawBlind()])
         self.draw = self._add("draw_tickets", [DrawTickets()])
+        tracks = rs.map.routes
         claims: list[Action | None] = []
-        for r, route in enumerate(rs.route_ids):
-            claims.extend(ClaimRoute(route=route, cards=cards) for cards in _claim_payments(rs, r))
+        for r, track in enumerate(tracks):
+            claims.extend(
+                ClaimRoute(route=track.id, cards=cards) for cards in _claim_payments(rs, r)
+            )
         self._add("claim_route", claims)
         groups: list[Action | None] = []
-        for r, route in enumerate(rs.route_ids):
-            if rs.route_group[r]:
-                top = max_groups(route_shape(rs, r))
-                groups.extend(ClaimWithGroups(route=route, groups=g) for g in range(1, top + 1))
+        takes_groups = False
+        for r, track in enumerate(tracks):
+            if track_cost(rs, r).group_size:
+                takes_groups = True
+                top = max_groups(rs, r)
+                groups.extend(ClaimWithGroups(route=track.id, groups=g) for g in range(1, top + 1))
         self._add("claim_with_groups", groups)
         self.claim_code: dict[tuple[int, tuple[int, ...]], int] = {}
         self.group_code: dict[tuple[int, int], int] = {}
@@ -131,17 +135,22 @@ class _Layout:
                 self.group_code[action.route, action.groups] = code
         self.station_top = max(params.station_cost, default=0) if params.stations else 0
         self.station_slots = 1 + LOCO * self.station_top if self.station_top else 0
-        cities = len(rs.city_ids) if self.station_slots else 0
+        self.city_ids = tuple(city.id for city in rs.map.cities)
+        self.city_index = {
+            name: c for c, city in enumerate(rs.map.cities) for name in (city.id, *city.aliases)
+        }
+        """City index by id or alias, as actions may name a city."""
+        cities = len(self.city_ids) if self.station_slots else 0
         self.station = self._add("build_station", [None] * (cities * self.station_slots))
         self.pass_ = self._add("pass", [Pass()])
         self.offer = max(params.opening_tickets.deal, params.ticket_draw.deal)
         self.keep = self._add("keep_tickets", [None] * (1 << self.offer))
-        self.has_tunnels = rs.has_tunnels
-        reveal = params.tunnel_reveal + 1 if rs.has_tunnels else 0
+        self.has_tunnels = any(track.tunnel for track in tracks)
+        reveal = params.tunnel_reveal + 1 if self.has_tunnels else 0
         self.tunnel = self._add("pay_tunnel", [None] * reveal)
         self.withdraw = self._add("withdraw_tunnel", [WithdrawTunnel()] if reveal else [])
-        self.has_groups = rs.has_groups
-        chooses = [ChooseCard(card=k) for k in range(NUM_KINDS)] if rs.has_groups else []
+        self.has_groups = takes_groups
+        chooses = [ChooseCard(card=k) for k in range(NUM_KINDS)] if takes_groups else []
         self.choose = self._add("choose_card", chooses)
         self.size = len(self.fixed)
 
@@ -251,7 +260,7 @@ class ActionEncoding:
     def _station_code(self, action: BuildStation) -> int | None:
         tab = self._tables
         city = action.city
-        c = self.ruleset.city_index.get(city, -1) if type(city) is str else -1
+        c = tab.city_index.get(city, -1) if type(city) is str else -1
         cards = action.cards
         if c < 0 or not tab.station_slots or not is_counts(cards):
             return None
@@ -389,7 +398,7 @@ class ActionEncoding:
                     )
                 cards[colour] = cost - locos
                 cards[LOCO] = locos
-            return BuildStation(city=rs.city_ids[city], cards=tuple(cards))
+            return BuildStation(city=tab.city_ids[city], cards=tuple(cards))
         if tab.keep <= c < tab.tunnel:
             bits = c - tab.keep
             offered = view.offered

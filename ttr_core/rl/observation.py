@@ -38,10 +38,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ttr_core.model.cards import NUM_KINDS
+from ttr_core.model.cards import NUM_KINDS, counts_from_mapping
 from ttr_core.model.errors import SetupError, quote
 from ttr_core.model.state import Phase
 from ttr_core.rl.encoding import Section
+from ttr_core.rules.queries import track_cost
 from ttr_core.rules.views import PlayerView
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -66,27 +67,30 @@ class ObservationEncoding:
         params = rs.params
         self.ruleset = rs
         self.players = players
-        self._tracks = len(rs.routes)
-        self._tickets = len(rs.tickets)
+        tracks = rs.map.routes
+        tickets = rs.map.tickets
+        self._tracks = len(tracks)
+        self._tickets = len(tickets)
         self._stations = params.stations > 0
         self._per_player = 5 if self._stations else 4
         self.sections: tuple[Section, ...] = ()
         """The sections of the layout, in order."""
         self._high: list[float] = []
-        cards = [float(n) for n in rs.deck_counts]
-        deck = float(len(rs.train_deck))
-        points = [params.route_points[length] for length in rs.route_len]
+        counts = counts_from_mapping(params.train_cards)
+        cards = [float(n) for n in counts]
+        deck = float(sum(counts))
+        points = [params.route_points[track.length] for track in tracks]
         flags = [1.0]
         self._phase = self._add("phase", flags * _PHASES)
         self._to_act = self._add("to_act", flags * players)
         self._hand = self._add("hand", cards)
         self._display = self._add("display", [min(n, params.display.size) for n in cards])
         self._discard = self._add("discard", cards)
-        self._piles = self._add("piles", [deck, float(len(rs.tickets))])
+        self._piles = self._add("piles", [deck, float(self._tickets)])
         one = [
             deck,
             float(params.trains),
-            float(len(rs.tickets)),
+            float(self._tickets),
             float(sum(max(0, p) for p in points)),
         ]
         if self._stations:
@@ -94,21 +98,21 @@ class ObservationEncoding:
         self._players = self._add("players", one * players)
         self._final = self._add("final_round", flags * players)
         self._owners = self._add("owners", flags * (self._tracks * players))
-        stations = len(rs.city_ids) * players if self._stations else 0
+        stations = len(rs.map.cities) * players if self._stations else 0
         self._station_owners = self._add("station_owners", flags * stations)
         self._kept = self._add("tickets", flags * self._tickets)
         offer = max(params.opening_tickets.deal, params.ticket_draw.deal)
         self._offered = self._add("offered", flags * (offer * self._tickets))
         self._tunnel = -1
-        if rs.has_tunnels:
+        if any(track.tunnel for track in tracks):
             reveal = float(params.tunnel_reveal)
             self._tunnel = self._add(
                 "tunnel",
                 flags * self._tracks + cards + [min(n, reveal) for n in cards] + [reveal],
             )
         self._choice = -1
-        if rs.has_groups:
-            longest = float(rs.max_route_length)
+        if any(track_cost(rs, r).group_size for r in range(self._tracks)):
+            longest = float(max(track.length for track in tracks))
             self._choice = self._add("choice", flags * self._tracks + [longest, deck] + cards)
         self.size: int = len(self._high)
         """The length of the vector."""
@@ -119,8 +123,8 @@ class ObservationEncoding:
         high = np.array([max(h, 1.0) for h in self._high], dtype=np.float32)
         self.space: spaces.Box = spaces.Box(low=low, high=high, dtype=np.float32)
         """The observation space: every entry from its lowest to its highest value."""
-        self._route_index = rs.route_index
-        self._ticket_index = rs.ticket_index
+        self._route_index = {track.id: r for r, track in enumerate(tracks)}
+        self._ticket_index = {ticket.id: t for t, ticket in enumerate(tickets)}
 
     def _add(self, name: str, highs: list[float]) -> int:
         start = len(self._high)

@@ -1,21 +1,14 @@
-"""Payments with groups of any cards: Nordic ferries (3 for a locomotive), Murmansk-Lieksa (4).
+"""Claims with groups of any cards: Nordic ferries (3 for a locomotive), Murmansk-Lieksa (4).
 
-A track of N spaces with S locomotive symbols is paid with N *units*. A unit is one
-card of the chosen colour, one locomotive (where locomotives may be played on the
-track), or a group of ``G`` cards of any kind. At least S units must be locomotives or
-groups (the owed locomotives). Whether a group may also cover a space of the colour
-depends on the track: always on a ``card_groups`` track, and on a ferry only with
-``ferry_group_stacking``. A payment with ``t`` groups therefore holds ``N + (G - 1) * t``
-cards, so the number of groups follows from the number of cards (GROUP-1).
-
-Payments without groups are ordinary claims (:mod:`ttr_core.rules.claims`). Payments
-with groups are too many to list (a 36-card Murmansk-Lieksa payment from a large hand
-has millions of forms), so a claim names only the track and the number of groups
-(:class:`~ttr_core.model.actions.ClaimWithGroups`, GROUP-2), and the player then names the
-cards one at a time, in card order (:class:`~ttr_core.model.actions.ChooseCard`, GROUP-3). A
-card is offered only if the payment can still be completed with it, so every choice
-leads to a valid payment and every valid payment is reached by exactly one sequence of
-choices.
+What a payment with groups is, and when it is valid (GROUP-1), is defined in
+:mod:`ttr_core.rules.payments`; payments without groups are ordinary claims
+(:mod:`ttr_core.rules.claims`). Payments with groups are too many to list (a 36-card
+Murmansk-Lieksa payment from a large hand has millions of forms), so a claim names only
+the track and the number of groups (:class:`~ttr_core.model.actions.ClaimWithGroups`,
+GROUP-2), and the player then names the cards one at a time, in card order
+(:class:`~ttr_core.model.actions.ChooseCard`, GROUP-3). A card is offered only if the
+payment can still be completed with it, so every choice leads to a valid payment and
+every valid payment is reached by exactly one sequence of choices.
 
 Listing order: claims with groups follow the other claims, by group class (in
 ``rs.group_classes`` order), track in map order, then the number of groups; while a
@@ -24,88 +17,29 @@ payment is being chosen, the cards that may come next, in card order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Final
 
 from ttr_core.model import events as ev
 from ttr_core.model.actions import Action, ChooseCard, ClaimRoute, ClaimWithGroups
 from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.model.state import CardChoice
-from ttr_core.rules.claims import (
-    blocked_in,
-    complete_claim,
+from ttr_core.rules.claims import blocked_in, complete_claim, open_to, track_error
+from ttr_core.rules.index import GroupShape
+from ttr_core.rules.payments import (
+    fits,
     is_counts,
-    open_to,
+    max_groups,
     payment_error,
-    track_error,
+    payment_size,
+    route_shape,
+    units_fit,
 )
-from ttr_core.rules.table import CHOOSE_CARDS, Table
+from ttr_core.rules.table import CHOOSE_CARDS, Check, Table
 
 if TYPE_CHECKING:
     from ttr_core.ruleset.ruleset import Ruleset
-
-
-class GroupShape(NamedTuple):
-    """What a route class accepts as payment with groups of any cards."""
-
-    color: int
-    """The track's colour (8 for gray)."""
-    length: int
-    """Spaces on the track."""
-    symbols: int
-    """Locomotive symbols (ferry spaces)."""
-    size: int
-    """Cards per group of any cards; 0 if the track takes no groups."""
-    locos_ok: bool
-    """Whether locomotives may be played as single cards."""
-    covers_color: bool
-    """Whether a group may cover a space of the colour, not only a locomotive symbol."""
-
-
-def _units_fit(shape: GroupShape, groups: int, color_cards: int, locos: int) -> bool:
-    """Whether a payment with ``groups`` groups and these single-eligible cards is valid.
-
-    ``color_cards`` and ``locos`` count the cards of the chosen colour and the
-    locomotives in the whole payment; the rest of the payment sits in the groups.
-    """
-    singles = shape.length - groups
-    if singles < 0:
-        return False
-    symbols = shape.symbols
-    on_symbols = groups if groups < symbols else symbols
-    if groups > on_symbols and not shape.covers_color:
-        return False
-    usable_locos = locos if shape.locos_ok else 0
-    if color_cards + usable_locos < singles:
-        return False
-    single_locos = usable_locos if usable_locos < singles else singles
-    return single_locos >= symbols - on_symbols
-
-
-def payment_size(shape: GroupShape, groups: int) -> int:
-    """How many cards a payment with ``groups`` groups holds."""
-    return shape.length + (shape.size - 1) * groups
-
-
-def max_groups(shape: GroupShape) -> int:
-    """The most groups a payment can hold (each group covers one space)."""
-    return shape.length if shape.covers_color else shape.symbols
-
-
-def fits(shape: GroupShape, cards: tuple[int, ...]) -> int:
-    """The number of groups if ``cards`` (nine counts) is a valid payment, else -1.
-
-    ``shape`` is that of a track that takes groups (group size 2 or more).
-    """
-    extra = sum(cards) - shape.length
-    if extra < 0 or extra % (shape.size - 1):
-        return -1
-    groups = extra // (shape.size - 1)
-    colors = range(LOCO) if shape.color == GRAY else (shape.color,)
-    locos = cards[LOCO]
-    if any(_units_fit(shape, groups, cards[c], locos) for c in colors):
-        return groups
-    return -1
 
 
 def can_complete(
@@ -135,7 +69,7 @@ def can_complete(
     else:
         extra = min(rest, hand[color] - chosen[color]) if color >= least else 0
         color_cards = chosen[color] + extra
-    return _units_fit(shape, groups, color_cards, chosen[LOCO] + add_locos)
+    return units_fit(shape, groups, color_cards, chosen[LOCO] + add_locos)
 
 
 def group_options(shape: GroupShape, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -195,11 +129,6 @@ def choosable(
 def choice_steps(cards: tuple[int, ...]) -> list[int]:
     """The card kinds to choose, in order, to lay down the payment ``cards``."""
     return [k for k in range(NUM_KINDS) for _ in range(cards[k])]
-
-
-def route_shape(rs: Ruleset, r: int) -> GroupShape:
-    """The group shape of track index ``r`` (group size 0 if it takes no groups)."""
-    return rs.group_shapes[rs.class_of[r]]
 
 
 def claim_actions(rs: Ruleset, route: int, cards: tuple[int, ...]) -> list[Action]:
@@ -384,3 +313,25 @@ def choose_card(t: Table, card: int) -> None:
         )
         return
     complete_claim(t, choice.route, total, ())
+
+
+def _group_claim_checked(t: Table, action: Action) -> Callable[[], None]:
+    assert isinstance(action, ClaimWithGroups)
+    groups = action.groups
+    r = check_group_claim(t, action.route, groups)
+    return lambda: start_group_claim(t, r, groups)
+
+
+def _choose_checked(t: Table, action: Action) -> Callable[[], None]:
+    assert isinstance(action, ChooseCard)
+    card = action.card
+    check_choose(t, card)
+    return lambda: choose_card(t, card)
+
+
+CHECKS: Final[Mapping[type[Action], Check]] = {
+    ClaimWithGroups: _group_claim_checked,
+    ChooseCard: _choose_checked,
+}
+"""The checks of claims with groups and of choosing their cards, by action type (see
+:data:`~ttr_core.rules.table.Check`)."""

@@ -1,389 +1,120 @@
-"""Claiming a track: which cards pay for it, who may claim it, and what a claim does.
+"""Claiming a track: who may claim it, which payments are listed, and what a claim does.
 
-:func:`payment_error` is the one definition of a valid payment without card groups
-(CLAIM-1 to CLAIM-4, FERRY-2). When a ruleset is built, :class:`ClaimTables` asks it,
-once per route class, which payments of one colour plus locomotives it accepts; the
-listing then counts and indexes claims from those tables. Who may claim a track is
-:func:`open_to` (CLAIM-8, DOUBLE-1, DOUBLE-2) plus enough trains (CLAIM-7).
+What pays for a track is :func:`~ttr_core.rules.payments.payment_error` (CLAIM-1 to
+CLAIM-4, FERRY-2). Who may claim it is the double-route rule :func:`parallel_rule`
+(DOUBLE-1, DOUBLE-2) plus an unclaimed track (CLAIM-8) and enough trains (CLAIM-7). The
+table keeps what that rule implies current as tracks are claimed (its free tracks per
+route class and each seat's blocked parallels); :func:`free_tracks`,
+:func:`blocked_tracks` and :func:`open_tracks` work the same out from the track owners
+alone, for positions built from other sources.
 
-Every seat's payment counts per route class are kept current as its hand changes: a
-card of one colour changes the classes of that colour and the gray ones, a locomotive
-all of them. Listing claims walks each route colour's classes from the shortest and
-stops at the first one the player cannot pay for (its length is more than the
-colour's cards plus locomotives, or more than the player's trains).
+Listing claims walks each route colour's classes from the shortest and stops at the
+first one the player cannot pay for (its length is more than the colour's cards plus
+locomotives, or more than the player's trains); how many payments each class offers the
+hand is the index of :mod:`ttr_core.rules.payment_counts`.
 
 Listing order: route colours in card order, gray last; within a colour, classes by
 length; within a class, tracks in map order; per track, the payments of
-:attr:`ClaimTables.payments` that the hand holds (all locomotives first, then each
-colour in card order, the most coloured cards first).
+:attr:`~ttr_core.rules.payment_counts.ClaimTables.payments` that the hand holds (all
+locomotives first, then each colour in card order, the most coloured cards first).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, TypeGuard
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 from ttr_core.model import events as ev
-from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS, describe
+from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS, describe
 from ttr_core.model.errors import IllegalActionError, quote
-from ttr_core.model.native import is_compiled
 from ttr_core.rules import piles
+from ttr_core.rules.payment_counts import claim_tables, pay_cards
+from ttr_core.rules.payments import fits, is_counts, payment_error, route_shape
 from ttr_core.rules.table import TURN, Table
 from ttr_core.rules.turn import end_turn
 
 if TYPE_CHECKING:
+    from ttr_core.rules.payment_counts import ClaimTables
     from ttr_core.ruleset.ruleset import Ruleset
 
+OWN_PARALLEL: Final = "DOUBLE-1"
+""":func:`parallel_rule`: the seat owns the parallel track."""
+CLOSED_PARALLEL: Final = "DOUBLE-2"
+""":func:`parallel_rule`: another seat owns the parallel track, and with this few players
+that closes it for everyone."""
 
-def is_counts(cards: object) -> TypeGuard[tuple[int, ...]]:
-    """Whether ``cards`` is a payment: a tuple of nine non-negative integers (not bools)."""
-    return (
-        type(cards) is tuple
-        and len(cards) == NUM_KINDS
-        and set(map(type, cards)) == {int}
-        and min(cards) >= 0
+
+# -- double routes, from the track owners ------------------------------------------------
+
+
+def parallel_rule(rs: Ruleset, owners: Sequence[int], r: int, seat: int, players: int) -> str:
+    """The double-route rule that keeps ``seat`` from claiming the unclaimed track ``r``.
+
+    :data:`OWN_PARALLEL` (DOUBLE-1) if ``seat`` owns the parallel track: no seat takes
+    both tracks of a double route. :data:`CLOSED_PARALLEL` (DOUBLE-2) if another seat
+    owns it and fewer than ``rs.double_open_min`` players play: then a claimed track
+    closes its parallel for everyone. An empty string if neither rule applies. A
+    ``seat`` of -1 asks for everyone: only a closed track is refused.
+    """
+    return _parallel(rs.route_twin, owners, r, seat, players < rs.double_open_min)
+
+
+def _parallel(twins: Sequence[int], owners: Sequence[int], r: int, seat: int, few: bool) -> str:
+    """:func:`parallel_rule` with the parallel tracks ``twins`` and whether the game has
+    ``few`` players read once, for the callers that ask about every track."""
+    twin = twins[r]
+    if twin < 0:
+        return ""
+    owner = owners[twin]
+    if owner < 0:
+        return ""
+    if owner == seat:
+        return OWN_PARALLEL
+    return CLOSED_PARALLEL if few else ""
+
+
+def free_tracks(rs: Ruleset, owners: Sequence[int], players: int) -> tuple[tuple[int, ...], ...]:
+    """Per route class, its tracks that are unclaimed and not closed (DOUBLE-2), in map
+    order: what :attr:`~ttr_core.model.state.GameState.free` holds for these owners."""
+    twins, few = rs.route_twin, players < rs.double_open_min
+    return tuple(
+        tuple([r for r in routes if owners[r] < 0 and not _parallel(twins, owners, r, -1, few)])
+        for routes in rs.class_routes
     )
 
 
-def payment_error(rs: Ruleset, r: int, cards: object) -> tuple[str, str] | None:
-    """Why ``cards`` cannot pay for track ``r``, as ``(rule id, message)``; None if they can."""
-    length = rs.route_len[r]
-    if not is_counts(cards):
-        return "CLAIM-1", "a payment is a tuple of nine card counts"
-    if sum(cards) != length:
-        return "CLAIM-1", f"the track has {length} spaces but {sum(cards)} cards were paid"
-    colored = cards[:LOCO]
-    used = LOCO - colored.count(0)
-    if used > 1:
-        return "CLAIM-4", "a payment may not mix colours"
-    route_color = rs.route_color[r]
-    if used and route_color != GRAY and not colored[route_color]:
-        paid = colored.index(max(colored))
-        return (
-            "CLAIM-2",
-            f"the track is {CARD_NAMES[route_color]} but {CARD_NAMES[paid]} cards were paid",
-        )
-    locos = cards[LOCO]
-    if locos and not rs.route_locos_ok[r]:
-        return "CLAIM-3", "locomotives cannot be played on this track in this edition"
-    ferry = rs.route_ferry[r]
-    if locos < ferry:
-        return "FERRY-2", f"the ferry needs at least {ferry} locomotives"
-    return None
+def blocked_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
+    """The free tracks ``seat`` may not claim because it owns their parallel (DOUBLE-1),
+    ordered as its own tracks are in the map: the tracks its
+    :attr:`~ttr_core.model.state.PlayerState.blocked` holds for these owners (a game
+    lists them in the order they were claimed)."""
+    twins, few = rs.route_twin, players < rs.double_open_min
+    return tuple(
+        [
+            twins[r]
+            for r, owner in enumerate(owners)
+            if owner == seat
+            and twins[r] >= 0
+            and owners[twins[r]] < 0
+            and not _parallel(twins, owners, twins[r], -1, few)
+        ]
+    )
 
 
-class ClaimTables:
-    """Per route class, the payments :func:`payment_error` accepts, and their counts.
-
-    Route classes are numbered by colour (gray last), then length, so each colour's
-    classes form one block, ``start[c]`` to ``start[c + 1]``. ``payments[k]`` lists the
-    payments of class ``k`` as ``(colour, coloured cards, locomotives, nine counts)``,
-    colour -1 for locomotives only. ``rows[c][locos * size + held]`` gives the payment
-    counts of colour ``c``'s block for a hand holding that many locomotives and cards
-    of ``c`` (both clamped to the longest track); ``gray_part[g][c]`` gives, the same
-    way, what colour ``c`` adds to the ``g``-th gray class.
-    """
-
-    def __init__(self, rs: Ruleset, like: ClaimTables | None = None) -> None:
-        """The tables of ``rs``; with ``like``, built for the same route classes, its
-        tables are shared and only the memos keyed by hands start empty."""
-        if like is None:
-            top = rs.max_route_length
-            size = top + 1
-            self.top = top
-            self.size = size
-            self.classes = len(rs.class_keys)
-            self.class_len: list[int] = [key.length for key in rs.class_keys]
-            self.class_color: list[int] = [key.color for key in rs.class_keys]
-            self.payments: list[list[tuple[int, int, int, tuple[int, ...]]]] = []
-            part: list[list[list[int]]] = []
-            only: list[list[int]] = []
-            for k, routes in enumerate(rs.class_routes):
-                length = self.class_len[k]
-                found: list[tuple[int, int, int, tuple[int, ...]]] = []
-                candidates = [(-1, 0)] + [(c, n) for c in range(LOCO) for n in range(length, 0, -1)]
-                for c, n in candidates:
-                    cards = [0] * NUM_KINDS
-                    if c >= 0:
-                        cards[c] = n
-                    cards[LOCO] = length - n
-                    if payment_error(rs, routes[0], tuple(cards)) is None:
-                        found.append((c, n, length - n, tuple(cards)))
-                self.payments.append(found)
-                part.append(
-                    [
-                        _affordable(size, [(n, nl) for pc, n, nl, _ in found if pc == c])
-                        for c in range(LOCO)
-                    ]
-                )
-                only.append(_affordable(size, [(0, nl) for pc, _, nl, _ in found if pc < 0]))
-            self.start: list[int] = [
-                sum(1 for c in self.class_color if c < color) for color in range(NUM_KINDS + 1)
-            ]
-            """Where each route colour's block of classes starts (and, at 9, where all end)."""
-            self.blocks: list[tuple[int, list[tuple[int, int]]]] = [
-                (c, [(k, self.class_len[k]) for k in range(self.start[c], self.start[c + 1])])
-                for c in range(NUM_KINDS)
-                if self.start[c + 1] > self.start[c]
-            ]
-            """Per route colour that has tracks, its classes as (class, length), shortest first."""
-            self.within: list[list[int]] = [
-                [1 if length <= trains else 0 for length in self.class_len]
-                for trains in range(size)
-            ]
-            """Per number of trains (up to the longest track), 1 for the classes it can cover."""
-            self.rows: list[list[tuple[int, ...]]] = []
-            for c in range(LOCO):
-                block = range(self.start[c], self.start[c + 1])
-                self.rows.append(
-                    [tuple(only[k][i] + part[k][c][i] for k in block) for i in range(size * size)]
-                )
-            gray = range(self.start[GRAY], self.classes)
-            self.gray_part: list[list[list[int]]] = [part[k] for k in gray]
-            self.gray_only: list[list[int]] = [only[k] for k in gray]
-            self.gray_symmetric = all(
-                table == tables[0] for tables in self.gray_part for table in tables
-            )
-            """Whether gray classes treat every colour alike (then sorted hands share counts)."""
-            self.weight: list[int] = [0] * self.classes
-            """Per class, its place value in its colour block's signature (see ``Table.sig``)."""
-            for c in range(NUM_KINDS):
-                place = 1
-                for k in range(self.start[c], self.start[c + 1]):
-                    self.weight[k] = place
-                    place *= len(rs.class_routes[k]) + 1
-            self.block_of: list[int] = [self.class_color[k] for k in range(self.classes)]
-            self.block_rows: dict[int, list[int]] = {}
-            """Per (signature, colour), the colour's claim counts by hand (see ``block_row``)."""
-            self.colored: list[int] = [c for c in range(LOCO) if self.start[c + 1] > self.start[c]]
-            """The card colours that have tracks of their own colour."""
-            self.has_gray = self.start[GRAY] < self.classes
-        else:
-            self.top = like.top
-            self.size = like.size
-            self.classes = like.classes
-            self.class_len = like.class_len
-            self.class_color = like.class_color
-            self.payments = like.payments
-            self.start = like.start
-            self.blocks = like.blocks
-            self.within = like.within
-            self.rows = like.rows
-            self.gray_part = like.gray_part
-            self.gray_only = like.gray_only
-            self.gray_symmetric = like.gray_symmetric
-            self.weight = like.weight
-            self.block_of = like.block_of
-            self.block_rows = like.block_rows
-            self.colored = like.colored
-            self.has_gray = like.has_gray
-        self._memos()
-
-    def _memos(self) -> None:
-        """Start the memos keyed by hands, which are the ruleset's own (see ``claim_tables``)."""
-        self.gray_ids: dict[int, int] = {}
-        """Gray payment counts are numbered by clamped hand (see :meth:`gray_lookup`)."""
-        self.gray_values: list[tuple[int, ...]] = []
-        """The gray payment counts of each number."""
-        self.gray_next: dict[int, int] = {}
-        """Gray numbers after one colour count changes, at ``(number * size + old) * size
-        + new`` (where gray classes treat every colour alike)."""
-        self.count_memo: dict[int, int] = {}
-        """The gray block's claim count by (signature, gray number)."""
-
-    def block_row(self, c: int, sig: int, free: list[int]) -> list[int]:
-        """Colour ``c``'s claim counts with its free tracks as ``free`` says (whose
-        signature is ``sig``), at ``locos * size + held`` (both clamped)."""
-        key = sig * NUM_KINDS + c
-        found = self.block_rows.get(key)
-        if found is None:
-            if len(self.block_rows) >= 50_000:
-                self.block_rows.clear()
-            lo = self.start[c]
-            found = self.block_rows[key] = [
-                sum(free[lo + i] * per for i, per in enumerate(counts)) for counts in self.rows[c]
-            ]
-        return found
-
-    def gray_lookup(self, held: list[int]) -> int:
-        """The number of the gray payment counts for clamped hand counts ``held``.
-
-        Numbers are never reused; there are at most as many as (locomotives, multiset of
-        colour counts) pairs, so the table stays bounded.
-        """
-        locos = held[LOCO]
-        colours = sorted(held[:LOCO]) if self.gray_symmetric else held[:LOCO]
-        size = self.size
-        key = locos  # the counts as the digits of a number in base ``size`` (top + 1)
-        for n in colours:
-            key = key * size + n
-        found = self.gray_ids.get(key)
-        if found is None:
-            row = locos * self.size
-            values = tuple(
-                only[row] + sum(tables[c][row + held[c]] for c in range(LOCO))
-                for tables, only in zip(self.gray_part, self.gray_only, strict=True)
-            )
-            found = self.gray_ids[key] = len(self.gray_values)
-            self.gray_values.append(values)
-        return found
+def open_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
+    """The tracks ``seat`` may claim as far as owners go (trains and cards aside), in map
+    order: unclaimed, and kept from it by no double-route rule (:func:`parallel_rule`)."""
+    twins, few = rs.route_twin, players < rs.double_open_min
+    return tuple(
+        [
+            r
+            for r, owner in enumerate(owners)
+            if owner < 0 and (twins[r] < 0 or not _parallel(twins, owners, r, seat, few))
+        ]
+    )
 
 
-def _affordable(size: int, payments: list[tuple[int, int]]) -> list[int]:
-    """For each (locomotives, cards) held, how many of ``payments`` (cards of the colour,
-    locomotives) the hand affords: a 2-D running sum, flat at ``locos * size + held``."""
-    table = [0] * (size * size)
-    for n, nl in payments:
-        table[nl * size + n] += 1
-    for locos in range(size):
-        row = locos * size
-        for held in range(1, size):
-            table[row + held] += table[row + held - 1]
-        if locos:
-            for held in range(size):
-                table[row + held] += table[row - size + held]
-    return table
-
-
-MAX_SHARED_TABLES: Final = 64
-"""How many sets of route classes keep their shared claim tables before all are rebuilt."""
-
-_BUILT: dict[tuple[Any, ...], ClaimTables] = {}
-"""The shared claim tables, by route classes; their memos keyed by hands stay empty."""
-
-
-def claim_tables(rs: Ruleset) -> ClaimTables:
-    """The claim tables of ``rs``, built on first use.
-
-    They depend only on the route classes (which decide what ``payment_error`` accepts),
-    so rulesets with the same classes share them; but the memos keyed by hands are each
-    ruleset object's own, so a ruleset given to a bot holds no hand the bot has not seen
-    (see ``Ruleset.private_copy``).
-    """
-    tables: ClaimTables | None = rs.claim_tables
-    if tables is None:
-        key = (rs.class_keys, rs.max_route_length)
-        shared = _BUILT.get(key)
-        if shared is None:
-            if len(_BUILT) >= MAX_SHARED_TABLES:
-                _BUILT.clear()
-            shared = _BUILT[key] = ClaimTables(rs)
-        tables = rs.claim_tables = ClaimTables(rs, shared)
-    return tables
-
-
-# -- payment counts, kept current as hands change ----------------------------------------
-
-
-def recount_hand(t: Table, p: int) -> None:
-    """Recompute every payment count of seat ``p`` from its hand."""
-    tab = t.claims
-    top = tab.top
-    base = p * NUM_KINDS
-    held = [n if n < top else top for n in t.hands[base : base + NUM_KINDS]]
-    row = held[LOCO] * tab.size
-    pay = t.pay_count
-    pb = p * tab.classes
-    start = tab.start
-    for c in tab.colored:
-        _put(pay, pb + start[c], tab.rows[c][row + held[c]])
-    if tab.has_gray:
-        _set_gray(t, p, held)
-
-
-def _put(pay: list[int], at: int, counts: tuple[int, ...]) -> None:
-    """Write ``counts`` into ``pay`` from index ``at`` on.
-
-    Compiled, a loop stores machine integers where a slice assignment would build a
-    slice object and set items generically; in plain Python the slice is faster.
-    """
-    if _COMPILED:
-        for n in counts:
-            pay[at] = n
-            at += 1
-    else:
-        pay[at : at + len(counts)] = counts
-
-
-_COMPILED: Final = is_compiled(__file__)
-
-
-def _set_gray(t: Table, p: int, held: list[int]) -> None:
-    """Set seat ``p``'s gray payment counts for its clamped hand counts ``held``."""
-    tab = t.claims
-    gid = tab.gray_lookup(held)
-    t.gray_id[p] = gid
-    pb = p * tab.classes
-    _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
-
-
-def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
-    """Seat ``p`` went from ``old`` to ``new`` cards of colour ``c``: update its counts."""
-    tab = t.claims
-    top = tab.top
-    if old > top:
-        old = top
-    if new > top:
-        new = top
-    if old == new:
-        return
-    base = p * NUM_KINDS
-    locos = t.hands[base + LOCO]
-    if locos > top:
-        locos = top
-    lo, hi = tab.start[c], tab.start[c + 1]
-    if hi > lo:
-        pb = p * tab.classes
-        _put(t.pay_count, pb + lo, tab.rows[c][locos * tab.size + new])
-    if not tab.has_gray:
-        return
-    if tab.gray_symmetric:
-        # The gray counts depend on the multiset of colour counts: one moves old -> new.
-        size = tab.size
-        key = (t.gray_id[p] * size + old) * size + new
-        gid = tab.gray_next.get(key)
-        if gid is not None:
-            t.gray_id[p] = gid
-            pb = p * tab.classes
-            _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
-            return
-        held = [n if n < top else top for n in t.hands[base : base + NUM_KINDS]]
-        _set_gray(t, p, held)
-        tab.gray_next[key] = t.gray_id[p]
-        return
-    _set_gray(t, p, [n if n < top else top for n in t.hands[base : base + NUM_KINDS]])
-
-
-def gain_card(t: Table, p: int, card: int) -> None:
-    """Add one card to seat ``p``'s hand."""
-    i = p * NUM_KINDS + card
-    old = t.hands[i]
-    t.hands[i] = old + 1
-    t.seat_changed(p)
-    if card == LOCO:
-        recount_hand(t, p)
-    elif old < t.claims.top:
-        _shift(t, p, card, old, old + 1)
-
-
-def pay_cards(t: Table, p: int, cards: tuple[int, ...]) -> None:
-    """Take nine counts of cards out of seat ``p``'s hand."""
-    t.seat_changed(p)
-    base = p * NUM_KINDS
-    hands = t.hands
-    if cards[LOCO]:
-        for k in range(NUM_KINDS):
-            hands[base + k] -= cards[k]
-        recount_hand(t, p)
-        return
-    for c in range(LOCO):
-        n = cards[c]
-        if n:
-            old = hands[base + c]
-            hands[base + c] = old - n
-            _shift(t, p, c, old, old - n)
-
-
-# -- who may claim a track ---------------------------------------------------------------
+# -- who may claim a track, on the table -------------------------------------------------
 
 
 def blocked_in(t: Table, p: int, k: int) -> int:
@@ -410,11 +141,9 @@ def track_error(t: Table, route: object) -> tuple[int, tuple[str, str] | None]:
     if r < 0:
         return -1, ("CLAIM-1", f"there is no track with id {quote(route)}")
     p = t.current
-    owner = t.owners[r]
-    twin = rs.route_twin[r]
-    if owner >= 0:
+    if t.owners[r] >= 0:
         return r, ("CLAIM-8", f"{rs.route_name(r)} is already claimed")
-    if (twin >= 0 and t.owners[twin] == p) or (not open_to(t, r, p) and r in t.blocked[p]):
+    if parallel_rule(rs, t.owners, r, p, t.players) == OWN_PARALLEL or r in t.blocked[p]:
         return r, ("DOUBLE-1", f"you own the parallel track of {rs.route_name(r)}")
     if not open_to(t, r, p):
         return r, (
@@ -439,8 +168,6 @@ def claim_error(t: Table, route: object, cards: object) -> tuple[int, tuple[str,
     rs = t.rs
     why = payment_error(rs, r, cards)
     if why is not None:
-        from ttr_core.rules.card_groups import fits, route_shape
-
         shape = route_shape(rs, r)
         if shape.size and is_counts(cards) and fits(shape, cards) > 0:
             return r, (
@@ -583,6 +310,17 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
     raise IndexError("claim index out of range")
 
 
+def track_payments(rs: Ruleset, r: int, hand: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The payments without groups of track ``r`` that ``hand`` (nine counts) holds, in
+    listing order; owners and trains aside."""
+    locos = hand[LOCO]
+    return tuple(
+        cards
+        for c, n, nl, cards in claim_tables(rs).payments[rs.class_of[r]]
+        if nl <= locos and (c < 0 or n <= hand[c])
+    )
+
+
 def _payment_at(tab: ClaimTables, k: int, hands: list[int], base: int, j: int) -> tuple[int, ...]:
     locos = hands[base + LOCO]
     for c, n, nl, cards in tab.payments[k]:
@@ -625,13 +363,15 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
     _close(t, r)
     twin = rs.route_twin[r]
     if twin >= 0:
-        if t.players < rs.double_open_min:
-            _close(t, twin)
-        elif owners[twin] < 0:
-            t.blocked[p] = (*t.blocked[p], twin)
+        q = owners[twin]
+        if q < 0:
+            # The claim keeps the parallel track from everyone or from this seat only.
+            if parallel_rule(rs, owners, twin, -1, t.players):
+                _close(t, twin)
+            else:
+                t.blocked[p] = (*t.blocked[p], twin)
         else:
             # The twin's owner kept this track in its blocked list while it was free.
-            q = owners[twin]
             kept = t.blocked[q]
             if r in kept:
                 i = kept.index(r)

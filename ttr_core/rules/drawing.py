@@ -8,12 +8,16 @@ blind draw needs a card in the deck or the discard pile (DECK-3).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Final
+
 from ttr_core.model import events as ev
+from ttr_core.model.actions import Action, DrawBlind, TakeFaceUp
 from ttr_core.model.cards import CARD_NAMES, LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.rules import piles
-from ttr_core.rules.claims import gain_card
-from ttr_core.rules.table import SECOND_CARD, TURN, Table
+from ttr_core.rules.payment_counts import gain_card
+from ttr_core.rules.table import SECOND_CARD, TURN, Check, Table
 from ttr_core.rules.turn import end_turn
 
 
@@ -103,3 +107,22 @@ def check_blind(t: Table) -> None:
     """Raise unless a blind draw is listed."""
     if not blind_ok(t):
         raise IllegalActionError(*blind_error(t))
+
+
+def _face_up_checked(t: Table, action: Action) -> Callable[[], None]:
+    assert isinstance(action, TakeFaceUp)
+    card = action.card
+    check_face_up(t, card)
+    return lambda: take_face_up(t, card)
+
+
+def _blind_checked(t: Table, action: Action) -> Callable[[], None]:
+    check_blind(t)
+    return lambda: draw_blind(t)
+
+
+CHECKS: Final[Mapping[type[Action], Check]] = {
+    TakeFaceUp: _face_up_checked,
+    DrawBlind: _blind_checked,
+}
+"""The checks of drawing train cards, by action type (see :data:`~ttr_core.rules.table.Check`)."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ttr_core.model.errors import MapDataError
 from ttr_core.model.mapdata import Track
 from ttr_core.rules.graph import UnionFind, bridges, longest_trail
+from ttr_core.rules.index import index_of
 
 if TYPE_CHECKING:
     from ttr_core.ruleset.ruleset import Ruleset
@@ -41,6 +42,7 @@ class PlayerNetwork:
         "_borrowed",
         "_bridges",
         "_components",
+        "_index",
         "_longest",
         "_own",
         "_own_network",
@@ -56,10 +58,11 @@ class PlayerNetwork:
         self.seat = seat
         """The player's seat."""
         self._rs = rs
+        index = self._index = index_of(rs)
         self._own = tuple(own)
         self._borrowed = tuple(borrowed)
-        uf = UnionFind(len(rs.city_ids))
-        route_a, route_b = rs.route_a, rs.route_b
+        uf = UnionFind(len(index.city_ids))
+        route_a, route_b = index.route_a, index.route_b
         for r in self._own:
             uf.union(route_a[r], route_b[r])
         for r in self._borrowed:
@@ -71,7 +74,7 @@ class PlayerNetwork:
         self._longest: int | None = None
 
     def __repr__(self) -> str:
-        ids = self._rs.route_ids
+        ids = self._index.route_ids
         own = [ids[r] for r in self._own]
         borrowed = [ids[r] for r in self._borrowed]
         return f"PlayerNetwork(seat={self.seat}, own={own}, borrowed={borrowed})"
@@ -81,19 +84,19 @@ class PlayerNetwork:
     @property
     def routes(self) -> tuple[Track, ...]:
         """Every track of the network, own then borrowed; ``track.cities`` is its city pair."""
-        tracks = self._rs.routes
+        tracks = self._index.routes
         return tuple(tracks[r] for r in (*self._own, *self._borrowed))
 
     @property
     def own_routes(self) -> tuple[Track, ...]:
         """The tracks the player claimed."""
-        tracks = self._rs.routes
+        tracks = self._index.routes
         return tuple(tracks[r] for r in self._own)
 
     @property
     def borrowed_routes(self) -> tuple[Track, ...]:
         """Opponents' tracks the player uses through stations (Europe); usually empty."""
-        tracks = self._rs.routes
+        tracks = self._index.routes
         return tuple(tracks[r] for r in self._borrowed)
 
     @property
@@ -154,8 +157,8 @@ class PlayerNetwork:
             return True
         if self._two_edge is None:
             cut = set(self._bridge_indices())
-            uf = UnionFind(len(self._rs.city_ids))
-            route_a, route_b = self._rs.route_a, self._rs.route_b
+            uf = UnionFind(len(self._index.city_ids))
+            route_a, route_b = self._index.route_a, self._index.route_b
             for r in (*self._own, *self._borrowed):
                 if r not in cut:
                     uf.union(route_a[r], route_b[r])
@@ -167,7 +170,7 @@ class PlayerNetwork:
 
         A track of a cycle is never a bridge; a track a city hangs on always is.
         """
-        tracks = self._rs.routes
+        tracks = self._index.routes
         return tuple(tracks[r] for r in self._bridge_indices())
 
     def longest_path(self) -> int:
@@ -177,10 +180,10 @@ class PlayerNetwork:
         (rules PATH-1 to PATH-3); the score sheet's ``longest_path`` is that figure.
         """
         if self._longest is None:
-            rs = self._rs
+            index = self._index
             self._longest = longest_trail(
                 [
-                    (rs.route_a[r], rs.route_b[r], rs.route_len[r])
+                    (index.route_a[r], index.route_b[r], index.route_len[r])
                     for r in (*self._own, *self._borrowed)
                 ]
             )
@@ -194,20 +197,20 @@ class PlayerNetwork:
         except TypeError:
             found = ()
         if not found:
-            what = "city or country" if self._rs.country_arrows else "city"
+            what = "city or country" if self._index.country_arrows else "city"
             raise MapDataError(f"no {what} {name!r} on the map of edition {self._rs.id!r}")
         return found
 
     def _city(self, name: str) -> int:
         try:
-            return self._rs.city_index[name]
+            return self._index.city_index[name]
         except (KeyError, TypeError):
             raise MapDataError(f"no city {name!r} on the map of edition {self._rs.id!r}") from None
 
     def _bridge_indices(self) -> tuple[int, ...]:
         if self._bridges is None:
-            rs = self._rs
+            index = self._index
             edges = (*self._own, *self._borrowed)
-            found = bridges([(rs.route_a[r], rs.route_b[r]) for r in edges])
+            found = bridges([(index.route_a[r], index.route_b[r]) for r in edges])
             self._bridges = tuple(edges[i] for i in found)
         return self._bridges

@@ -9,8 +9,8 @@ without a seed, from the recorded outcomes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Final
 
 from ttr_core.model import events as ev
 from ttr_core.model import rng
@@ -18,6 +18,9 @@ from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError
 from ttr_core.model.native import is_compiled
 from ttr_core.rules.table import Table
+
+if TYPE_CHECKING:
+    from ttr_core.ruleset.ruleset import Ruleset
 
 
 def shuffle(t: Table, pile: str, reason: str, items: Sequence[int]) -> tuple[int, ...]:
@@ -34,6 +37,23 @@ def shuffle(t: Table, pile: str, reason: str, items: Sequence[int]) -> tuple[int
     if t.events is not None:
         t.events.append(ev.Shuffled(pile=pile, reason=reason, order=order))
     return order
+
+
+def unseen_cards(
+    rs: Ruleset, hand: Sequence[int], discard: Sequence[int], shown: Iterable[int]
+) -> list[int]:
+    """Nine counts of the train cards a seat cannot see: the edition's cards less its
+    ``hand``, the ``discard`` pile (nine counts each) and the cards ``shown`` face up (the
+    display, where -1 is an empty slot, and a tunnel's turned-over cards). They are in the
+    deck and in the other players' hands. A count is negative only for cards no game can
+    show."""
+    unseen = list(rs.deck_counts)
+    for k in range(NUM_KINDS):
+        unseen[k] -= hand[k] + discard[k]
+    for c in shown:
+        if c >= 0:
+            unseen[c] -= 1
+    return unseen
 
 
 def available(t: Table) -> int:

@@ -17,6 +17,7 @@ from attrs import frozen
 
 from ttr_core.model.errors import MapDataError
 from ttr_core.model.mapdata import MapData, Parameters, Ticket
+from ttr_core.rules.index import index_of
 from ttr_core.rules.network import PlayerNetwork
 
 if TYPE_CHECKING:
@@ -117,8 +118,9 @@ class ScoringContext:
         self._rs = rs
         self._names = tuple(pp.name for pp in players)
         self._options: Mapping[str, Any] = MappingProxyType(dict(rs.options))
-        self._tickets = tuple(tuple(rs.tickets[t] for t in pp.tickets) for pp in players)
-        self._stations = tuple(tuple(rs.city_ids[c] for c in pp.stations) for pp in players)
+        index = index_of(rs)
+        self._tickets = tuple(tuple(index.tickets[t] for t in pp.tickets) for pp in players)
+        self._stations = tuple(tuple(index.city_ids[c] for c in pp.stations) for pp in players)
         self._own = tuple(PlayerNetwork(rs, seat, pp.routes) for seat, pp in enumerate(players))
         self._paths = tuple(network.longest_path() for network in self._own)
         self._complete = False
@@ -204,8 +206,9 @@ class ScoringContext:
 def _score_tickets(
     rs: Ruleset, pp: PlayerPosition, network: PlayerNetwork, ctx: ScoringContext
 ) -> tuple[TicketResult, ...]:
-    hook = rs.plugin_manager.hook.ttr_ticket_result
-    tickets, ids = rs.tickets, rs.ticket_ids
+    hook = rs.hooks.ticket_result
+    index = index_of(rs)
+    tickets, ids = index.tickets, index.ticket_ids
     results = []
     for t in pp.tickets:
         result = hook(ticket=tickets[t], network=network, context=ctx)
@@ -231,7 +234,7 @@ def _assign_stations(
     options: list[list[int | None]] = []
     for city in pp.stations:
         candidates: list[int | None] = [
-            r for r in rs.city_routes[city] if owner.get(r, seat) != seat
+            r for r in index_of(rs).city_routes[city] if owner.get(r, seat) != seat
         ]
         options.append(candidates or [None])
     best: tuple[int, int] | None = None
@@ -287,7 +290,8 @@ def score_position(rs: Ruleset, position: Position) -> Scoresheet:
     """Score an end-of-game position by the ruleset's rules."""
     ctx = scoring_context(rs, position)
     bonuses: list[dict[str, int]] = [{} for _ in position.players]
-    for contribution in reversed(rs.plugin_manager.hook.ttr_final_bonuses(context=ctx)):
+    index = index_of(rs)
+    for contribution in reversed(rs.hooks.final_bonuses(ctx)):
         if not contribution:
             continue
         for name, per_player in contribution.items():
@@ -295,7 +299,7 @@ def score_position(rs: Ruleset, position: Position) -> Scoresheet:
                 bonuses[seat][name] = bonuses[seat].get(name, 0) + points
     scores = []
     for seat, pp in enumerate(position.players):
-        route_points = sum(rs.route_points[r] for r in pp.routes)
+        route_points = sum(index.route_points[r] for r in pp.routes)
         results = ctx.ticket_results[seat]
         ticket_points = sum(x.points for x in results)
         total = route_points + ticket_points + sum(bonuses[seat].values())
@@ -373,11 +377,12 @@ def score_game(rs: Ruleset, state: GameState, names: Sequence[str] | None = None
 
 def scoresheet_json(rs: Ruleset, sheet: Scoresheet) -> dict[str, Any]:
     """The documented JSON form of a scoresheet (the ``ttr score`` output)."""
+    index = index_of(rs)
     players = []
     for ps in sheet.players:
         tickets = []
         for tr in ps.tickets:
-            t = rs.tickets[rs.ticket_index[tr.ticket]]
+            t = index.tickets[index.ticket_index[tr.ticket]]
             entry: dict[str, Any] = {"id": t.id, "a": t.a}
             if t.targets is not None:
                 entry["to_any"] = list(t.targets)
@@ -399,14 +404,14 @@ def scoresheet_json(rs: Ruleset, sheet: Scoresheet) -> dict[str, Any]:
         if rs.params.stations:
             out["stations"] = [
                 {
-                    "city": rs.city_ids[u.city],
+                    "city": index.city_ids[u.city],
                     "route": None
                     if u.route is None
                     else {
-                        "a": rs.city_ids[rs.route_a[u.route]],
-                        "b": rs.city_ids[rs.route_b[u.route]],
-                        "color": rs.routes[u.route].color,
-                        "length": rs.route_len[u.route],
+                        "a": index.city_ids[index.route_a[u.route]],
+                        "b": index.city_ids[index.route_b[u.route]],
+                        "color": index.routes[u.route].color,
+                        "length": index.route_len[u.route],
                     },
                 }
                 for u in ps.stations

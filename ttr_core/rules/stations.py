@@ -11,12 +11,17 @@ colour in card order, the most coloured cards first).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Final
+
 from ttr_core.model import events as ev
+from ttr_core.model.actions import Action, BuildStation
 from ttr_core.model.cards import LOCO, NUM_KINDS, describe
 from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.rules import piles
-from ttr_core.rules.claims import is_counts, pay_cards
-from ttr_core.rules.table import TURN, Table
+from ttr_core.rules.payment_counts import pay_cards
+from ttr_core.rules.payments import is_counts
+from ttr_core.rules.table import TURN, Check, Table
 from ttr_core.rules.turn import end_turn
 
 
@@ -120,3 +125,14 @@ def build(t: Table, c: int, cards: tuple[int, ...]) -> None:
     t.stations[p] -= 1
     t.seat_changed(p)
     end_turn(t)
+
+
+def _build_checked(t: Table, action: Action) -> Callable[[], None]:
+    assert isinstance(action, BuildStation)
+    cards = action.cards
+    c = check_build(t, action.city, cards)
+    return lambda: build(t, c, cards)
+
+
+CHECKS: Final[Mapping[type[Action], Check]] = {BuildStation: _build_checked}
+"""The check of building a station (see :data:`~ttr_core.rules.table.Check`)."""

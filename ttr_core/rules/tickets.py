@@ -11,13 +11,16 @@ Listing order: the largest choices first, each size in the order of the tickets 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from itertools import combinations
+from typing import Final
 
 from ttr_core.model import events as ev
-from ttr_core.model.actions import Action, KeepTickets
+from ttr_core.model.actions import Action, DrawTickets, KeepTickets
 from ttr_core.model.errors import IllegalActionError, quote
-from ttr_core.rules.table import KEEP_TICKETS, OPENING_TICKETS, TURN, Table
-from ttr_core.rules.turn import end_turn
+from ttr_core.model.state import GameState, Phase
+from ttr_core.rules.table import KEEP_TICKETS, OPENING_TICKETS, TURN, Check, Table
+from ttr_core.rules.turn import end_turn, require_seat
 
 
 def deal_opening(t: Table, long_deck: tuple[int, ...]) -> None:
@@ -46,6 +49,21 @@ def offered(t: Table, seat: int) -> tuple[int, ...]:
         return t.offers[seat]
     if t.phase == KEEP_TICKETS and t.current == seat:
         return t.pending
+    return ()
+
+
+def pending_for(state: GameState, seat: object) -> tuple[int, ...]:
+    """Ticket indices waiting for ``seat``'s choice in ``state`` (opening deals included):
+    :func:`offered` for a frozen state.
+
+    :raises SetupError: ``seat`` is not a seat of the game (not an ``int``, a ``bool``, or
+        out of range).
+    """
+    s = require_seat(seat, len(state.players))
+    if state.phase is Phase.OPENING_TICKETS:
+        return state.offers[s]
+    if state.phase is Phase.KEEP_TICKETS and state.current == s:
+        return state.pending_tickets
     return ()
 
 
@@ -156,3 +174,22 @@ def keep(t: Table, kept: tuple[int, ...]) -> None:
     t.phase = TURN if done else OPENING_TICKETS
     t.current = nxt
     t.offers = () if done else tuple(offers)
+
+
+def _draw_checked(t: Table, action: Action) -> Callable[[], None]:
+    check_draw(t)
+    return lambda: draw(t)
+
+
+def _keep_checked(t: Table, action: Action) -> Callable[[], None]:
+    assert isinstance(action, KeepTickets)
+    kept = check_keep(t, action.tickets)
+    return lambda: keep(t, kept)
+
+
+CHECKS: Final[Mapping[type[Action], Check]] = {
+    DrawTickets: _draw_checked,
+    KeepTickets: _keep_checked,
+}
+"""The checks of drawing tickets and keeping some, by action type (see
+:data:`~ttr_core.rules.table.Check`)."""

@@ -12,17 +12,32 @@ Listing order: the extra payments with the fewest locomotives first, then withdr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
+
 from ttr_core.model import events as ev
-from ttr_core.model.actions import Action, PayTunnel, WithdrawTunnel
+from ttr_core.model.actions import Action, ClaimRoute, PayTunnel, WithdrawTunnel
 from ttr_core.model.cards import CARD_NAMES, LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError
 from ttr_core.model.state import TunnelAttempt
-from ttr_core.rules import piles
-from ttr_core.rules.claims import complete_claim, is_counts
-from ttr_core.rules.table import TUNNEL, Table
+from ttr_core.rules import claims, piles
+from ttr_core.rules.claims import complete_claim
+from ttr_core.rules.payments import is_counts
+from ttr_core.rules.table import TUNNEL, Check, Table
 from ttr_core.rules.turn import end_turn
 
 WITHDRAW = WithdrawTunnel()
+
+
+def tunnel_matching_kinds(paid: Sequence[int]) -> tuple[int, ...]:
+    """The card kinds that demand an extra card when turned over for a tunnel paid with
+    ``paid`` (nine counts): the payment's colour and locomotives, or only locomotives for
+    an all-locomotive payment (TUNNEL-4, TUNNEL-5). The first is the kind the extra
+    cards must be, besides locomotives (TUNNEL-6)."""
+    for k in range(LOCO):
+        if paid[k]:
+            return (k, LOCO)
+    return (LOCO,)
 
 
 def reveal(t: Table, r: int, cards: tuple[int, ...]) -> None:
@@ -34,12 +49,9 @@ def reveal(t: Table, r: int, cards: tuple[int, ...]) -> None:
         if card < 0:
             break
         revealed.append(card)
-    match = LOCO
-    for k in range(LOCO):
-        if cards[k]:
-            match = k
-            break
-    extra = sum(1 for c in revealed if c in (match, LOCO))
+    matching = tunnel_matching_kinds(cards)
+    match = matching[0]
+    extra = sum(1 for c in revealed if c in matching)
     shown = tuple(revealed)
     if t.events is not None:
         t.events.append(
@@ -129,3 +141,42 @@ def withdraw(t: Table) -> None:
         t.events.append(ev.TunnelWithdrawn(player=t.current, route=t.rs.route_ids[attempt.route]))
     piles.refill(t)
     end_turn(t)
+
+
+def claim(t: Table, r: int, cards: tuple[int, ...]) -> None:
+    """Claim listed track index ``r`` with ``cards``: a tunnel's reveal, else the claim."""
+    if t.rs.route_tunnel[r]:
+        reveal(t, r, cards)
+    else:
+        complete_claim(t, r, cards, ())
+
+
+def _claim_checked(t: Table, action: Action) -> Callable[[], None]:
+    assert isinstance(action, ClaimRoute)
+    cards = action.cards
+    r = claims.check_claim(t, action.route, cards)
+    if t.rs.route_tunnel[r]:
+        return lambda: reveal(t, r, cards)
+    return lambda: complete_claim(t, r, cards, ())
+
+
+def _pay_checked(t: Table, action: Action) -> Callable[[], None]:
+    assert isinstance(action, PayTunnel)
+    cards = action.cards
+    check_pay(t, cards)
+    return lambda: pay(t, cards)
+
+
+def _withdraw_checked(t: Table, action: Action) -> Callable[[], None]:
+    check_withdraw(t)
+    return lambda: withdraw(t)
+
+
+CHECKS: Final[Mapping[type[Action], Check]] = {
+    ClaimRoute: _claim_checked,
+    PayTunnel: _pay_checked,
+    WithdrawTunnel: _withdraw_checked,
+}
+"""The checks of claiming a track (a tunnel's reveal, for a tunnel: hence here rather
+than in :mod:`~ttr_core.rules.claims`), of paying a tunnel's extra cards and of
+withdrawing, by action type (see :data:`~ttr_core.rules.table.Check`)."""

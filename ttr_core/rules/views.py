@@ -9,14 +9,18 @@ offers, the deck order and the random generator. A game server sends a view as J
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from attrs import evolve, frozen
 
 from ttr_core.model import events as ev
 from ttr_core.model.errors import SetupError, quote
 from ttr_core.model.state import GameState, Phase
-from ttr_core.play.functional import pending_for
+from ttr_core.rules.tickets import pending_for
 from ttr_core.rules.turn import require_seat
-from ttr_core.ruleset.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ttr_core.ruleset.ruleset import Ruleset
 
 
 @frozen

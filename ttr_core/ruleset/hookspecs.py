@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ttr_core.model.mapdata import MapData, Parameters, Ticket
     from ttr_core.rules.network import PlayerNetwork
     from ttr_core.rules.scoring import ScoringContext, TicketResult
-    from ttr_core.ruleset.editions import EditionInfo, OptionSpec
+    from ttr_core.ruleset.metadata import EditionInfo, OptionSpec
 
 PROJECT = "ttr"
 hookspec = pluggy.HookspecMarker(PROJECT)

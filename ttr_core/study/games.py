@@ -27,9 +27,9 @@ from ttr_core.batch.runs import (
     start_seat,
 )
 from ttr_core.model import events as ev
-from ttr_core.play.game import GameRecord
+from ttr_core.model.state import GameState
+from ttr_core.play.records import GameRecord
 from ttr_core.play.simulator import Simulator
-from ttr_core.rules import piles
 from ttr_core.rules.scoring import Scoresheet, score_game, winners
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -126,6 +126,11 @@ class StudyPlan:
         return self.play(shared_ruleset(self.edition, self.options), index, seed)
 
 
+def _drawable(state: GameState) -> int:
+    """Train cards that can still be drawn: the deck plus the discard pile."""
+    return state.deck_size + sum(state.discard)
+
+
 def measure(rs: Ruleset, index: int, bots: Sequence[str], record: GameRecord) -> GameStats:
     """Measure a finished game of ``rs`` from its record.
 
@@ -134,25 +139,25 @@ def measure(rs: Ruleset, index: int, bots: Sequence[str], record: GameRecord) ->
     """
     if record.seed is None:
         raise ValueError("a study measures seeded games only")
-    sim = Simulator.deal(
+    sim = Simulator.new(
         rs, record.players, seed=record.seed, start_player=record.start_player, record=False
     )
     counts = _EventCounts()
     counts.add(record.setup)
-    exhausted = piles.available(sim) == 0
+    exhausted = _drawable(sim.snapshot()) == 0
     for entry in record.log:
         sim.apply(entry.action)
         counts.add(entry.events)
-        exhausted = exhausted or piles.available(sim) == 0
+        exhausted = exhausted or _drawable(sim.snapshot()) == 0
     state = sim.snapshot()
     sheet = score_game(rs, state, record.players)
-    networks = [0] * len(rs.city_ids)
+    city = {c.id: i for i, c in enumerate(rs.map.cities)}
+    networks = [0] * len(city)
     for seat in range(len(state.players)):
-        reached = set()
-        for r, owner in enumerate(state.owners):
+        reached: set[int] = set()
+        for track, owner in zip(rs.map.routes, state.owners, strict=True):
             if owner == seat:
-                reached.add(rs.route_a[r])
-                reached.add(rs.route_b[r])
+                reached.update(city[name] for name in track.cities)
         for c in reached:
             networks[c] += 1
     names = sorted({name for p in sheet.players for name in p.bonuses})

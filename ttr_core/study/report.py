@@ -170,14 +170,15 @@ def _game_length(games: Sequence[GameStats]) -> dict[str, Any]:
 
 def _cities(rs: Ruleset, players: int, games: Sequence[GameStats]) -> list[dict[str, Any]]:
     """How often each city is part of a player's network, most desirable first."""
-    counts = [0] * len(rs.city_ids)
+    cities = rs.map.cities
+    counts = [0] * len(cities)
     for g in games:
         for c, n in enumerate(g.networks):
             counts[c] += n
     trials = len(games) * players
     order = sorted(range(len(counts)), key=lambda c: (-counts[c], c))
     return [
-        {"city": rs.city_ids[c], "networks": counts[c], "share": _share(counts[c], trials)}
+        {"city": cities[c].id, "networks": counts[c], "share": _share(counts[c], trials)}
         for c in order
     ]
 
@@ -185,13 +186,14 @@ def _cities(rs: Ruleset, players: int, games: Sequence[GameStats]) -> list[dict[
 def route_groups(rs: Ruleset) -> list[tuple[int, ...]]:
     """The routes of the map as groups of track indices: a double route's two tracks
     together, in map order of their first track."""
+    tracks = rs.map.routes
+    index = {t.id: r for r, t in enumerate(tracks)}
     groups: list[tuple[int, ...]] = []
     seen: set[int] = set()
-    for r in range(len(rs.routes)):
+    for r, track in enumerate(tracks):
         if r in seen:
             continue
-        twin = rs.route_twin[r]
-        group = (r,) if twin < 0 else (r, twin)
+        group = (r,) if track.parallel is None else (r, index[track.parallel])
         seen.update(group)
         groups.append(group)
     return groups
@@ -200,7 +202,8 @@ def route_groups(rs: Ruleset) -> list[tuple[int, ...]]:
 def _routes(rs: Ruleset, games: Sequence[GameStats]) -> dict[str, Any]:
     """Claims of every route and track, the least-claimed routes and those never claimed."""
     n = len(games)
-    track_claims = [0] * len(rs.routes)
+    tracks = rs.map.routes
+    track_claims = [0] * len(tracks)
     route_claims: dict[tuple[int, ...], int] = {}
     groups = route_groups(rs)
     for g in games:
@@ -210,16 +213,16 @@ def _routes(rs: Ruleset, games: Sequence[GameStats]) -> dict[str, Any]:
             route_claims[group] = route_claims.get(group, 0) + any(g.owners[r] >= 0 for r in group)
 
     def route(group: tuple[int, ...]) -> dict[str, Any]:
-        first = rs.routes[group[0]]
+        first = tracks[group[0]]
         return {
             "cities": list(first.cities),
             "length": first.length,
             "tracks": [
                 {
-                    "id": rs.route_ids[r],
-                    "color": rs.routes[r].color,
-                    "tunnel": rs.routes[r].tunnel,
-                    "ferry": rs.routes[r].ferry,
+                    "id": tracks[r].id,
+                    "color": tracks[r].color,
+                    "tunnel": tracks[r].tunnel,
+                    "ferry": tracks[r].ferry,
                     "claimed": track_claims[r],
                     "rate": _share(track_claims[r], n),
                 }
@@ -235,22 +238,20 @@ def _routes(rs: Ruleset, games: Sequence[GameStats]) -> dict[str, Any]:
         "routes": routes,
         "least_claimed": [routes[i] for i in order[:LEAST_CLAIMED]],
         "never_claimed": [r for r in routes if r["claimed"] == 0],
-        "never_claimed_tracks": [
-            rs.route_ids[r] for r in range(len(rs.routes)) if not track_claims[r]
-        ],
+        "never_claimed_tracks": [t.id for t, k in zip(tracks, track_claims, strict=True) if not k],
     }
 
 
 def _tickets(rs: Ruleset, games: Sequence[GameStats]) -> list[dict[str, Any]]:
     """How often each ticket was kept and completed, in map order."""
-    kept = dict.fromkeys(rs.ticket_ids, 0)
-    completed = dict.fromkeys(rs.ticket_ids, 0)
+    kept = dict.fromkeys((t.id for t in rs.map.tickets), 0)
+    completed = dict.fromkeys(kept, 0)
     for g in games:
         for ticket, done in g.tickets:
             kept[ticket] += 1
             completed[ticket] += done
     out = []
-    for t in rs.tickets:
+    for t in rs.map.tickets:
         entry: dict[str, Any] = {"id": t.id, "from": t.a}
         if t.targets is not None:
             entry["to_any"] = dict(t.targets)
@@ -310,7 +311,7 @@ def _mechanics(rs: Ruleset, players: int, games: Sequence[GameStats]) -> dict[st
             "games_with_a_station": sum(1 for g in games if any(g.stations)),
             "borrowing_a_track": sum(g.stations_borrowing for g in games),
         }
-    tunnels = [r for r in range(len(rs.routes)) if rs.route_tunnel[r]]
+    tunnels = [r for r, t in enumerate(rs.map.routes) if t.tunnel]
     if tunnels:
         attempts = sum(g.tunnel_attempts for g in games)
         claimed = sum(1 for g in games for r in tunnels if g.owners[r] >= 0)
@@ -322,7 +323,7 @@ def _mechanics(rs: Ruleset, players: int, games: Sequence[GameStats]) -> dict[st
             "claim_rate": _share(claimed, n * len(tunnels)),
             "mean_extra_cards": _share(sum(g.tunnel_extra for g in games), attempts),
         }
-    ferries = [r for r in range(len(rs.routes)) if rs.route_ferry[r]]
+    ferries = [r for r, t in enumerate(rs.map.routes) if t.ferry]
     if ferries:
         claimed = sum(1 for g in games for r in ferries if g.owners[r] >= 0)
         out["ferries"] = {

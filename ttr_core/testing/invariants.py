@@ -31,10 +31,13 @@ from ttr_core.model.actions import Action, Pass
 from ttr_core.model.cards import CARD_NAMES, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError
 from ttr_core.model.state import GameState, Phase
-from ttr_core.play.functional import apply, pending_for
-from ttr_core.play.game import Game, GameRecord
+from ttr_core.play.functional import apply
+from ttr_core.play.game import Game
 from ttr_core.play.legal import LegalActions
+from ttr_core.play.records import GameRecord
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import Position, position_of, score_position, scoresheet_json
+from ttr_core.rules.tickets import pending_for
 from ttr_core.rules.views import PlayerView, PublicPlayer, redact, view_of
 from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.testing.golden import differences
@@ -113,7 +116,14 @@ def card_locations(state: GameState) -> dict[str, list[int]]:
     return places
 
 
+def card_totals(state: GameState) -> tuple[int, ...]:
+    """Card counts per kind over every place a card can be (see :func:`card_locations`):
+    in a game they are the counts of the edition's deck at every step."""
+    return tuple(map(sum, zip(*card_locations(state).values(), strict=True)))
+
+
 def _check_cards(rs: Ruleset, state: GameState) -> None:
+    ix = index_of(rs)
     n = rs.params.display.size
     if len(state.display) != n:
         fail(f"cards: the display has {len(state.display)} slots, the edition {n}")
@@ -131,19 +141,20 @@ def _check_cards(rs: Ruleset, state: GameState) -> None:
     places = card_locations(state)
     for k in range(NUM_KINDS):
         total = sum(counts[k] for counts in places.values())
-        if total != rs.deck_counts[k]:
+        if total != ix.deck_counts[k]:
             where = ", ".join(f"{name} {counts[k]}" for name, counts in places.items())
             fail(
                 f"cards: {total} {CARD_NAMES[k]} cards are in play ({where}), "
-                f"the edition's deck has {rs.deck_counts[k]}"
+                f"the edition's deck has {ix.deck_counts[k]}"
             )
 
 
 def _check_holdings(rs: Ruleset, state: GameState) -> None:
+    ix = index_of(rs)
     params = rs.params
     n = len(state.players)
-    if len(state.owners) != len(rs.routes):
-        fail(f"tracks: {len(state.owners)} owners for {len(rs.routes)} tracks")
+    if len(state.owners) != len(ix.routes):
+        fail(f"tracks: {len(state.owners)} owners for {len(ix.routes)} tracks")
     owned: list[list[int]] = [[] for _ in range(n)]
     for r, seat in enumerate(state.owners):
         if seat >= n or seat < -1:
@@ -152,7 +163,7 @@ def _check_holdings(rs: Ruleset, state: GameState) -> None:
             owned[seat].append(r)
     placed = 0
     for seat, p in enumerate(state.players):
-        length = sum(rs.route_len[r] for r in owned[seat])
+        length = sum(ix.route_len[r] for r in owned[seat])
         placed += length
         if p.trains < 0:
             fail(f"trains: seat {seat} has {p.trains} trains")
@@ -161,7 +172,7 @@ def _check_holdings(rs: Ruleset, state: GameState) -> None:
                 f"trains: seat {seat} has {p.trains} trains left and {length} on the board, "
                 f"but started with {params.trains}"
             )
-        points = sum(rs.route_points[r] for r in owned[seat])
+        points = sum(ix.route_points[r] for r in owned[seat])
         if p.score != points:
             fail(
                 f"score: seat {seat}'s score track shows {p.score}, "
@@ -170,20 +181,20 @@ def _check_holdings(rs: Ruleset, state: GameState) -> None:
     left = sum(p.trains for p in state.players)
     if left + placed != params.trains * n:
         fail(f"trains: {left} left + {placed} placed != {params.trains} x {n} players")
-    for r, twin in enumerate(rs.route_twin):
+    for r, twin in enumerate(ix.route_twin):
         if twin < 0:
             continue
         a, b = state.owners[r], state.owners[twin]
         if a >= 0 and b >= 0:
             if a == b:
                 fail(f"double routes: seat {a} owns both tracks of {rs.route_name(r)}")
-            if n < rs.double_open_min:
+            if n < ix.double_open_min:
                 fail(
                     f"double routes: both tracks of {rs.route_name(r)} are claimed with "
-                    f"{n} players (both open from {rs.double_open_min})"
+                    f"{n} players (both open from {ix.double_open_min})"
                 )
     if params.stations:
-        if len(state.station_owners) != len(rs.city_ids):
+        if len(state.station_owners) != len(ix.city_ids):
             fail("stations: one owner per city is expected")
         built = Counter(o for o in state.station_owners if o >= 0)
         for seat, p in enumerate(state.players):
@@ -197,6 +208,7 @@ def _check_holdings(rs: Ruleset, state: GameState) -> None:
 
 
 def _check_tickets(rs: Ruleset, state: GameState) -> None:
+    ix = index_of(rs)
     places: list[tuple[str, Sequence[int]]] = [("ticket deck", state.ticket_deck)]
     places.append(("drawn tickets", state.pending_tickets))
     for seat, p in enumerate(state.players):
@@ -206,15 +218,15 @@ def _check_tickets(rs: Ruleset, state: GameState) -> None:
     seen: dict[int, str] = {}
     for name, tickets in places:
         for t in tickets:
-            if not 0 <= t < len(rs.tickets):
+            if not 0 <= t < len(ix.tickets):
                 fail(f"tickets: {name} holds ticket index {t}, which does not exist")
             if t in seen:
                 fail(f"tickets: {rs.ticket_name(t)} is both in {seen[t]} and in {name}")
             seen[t] = name
     deals = (rs.params.opening_tickets, rs.params.ticket_draw)
-    kept_whole = not rs.long_tickets and all(d.returned == "bottom" for d in deals)
-    if kept_whole and len(seen) != len(rs.tickets):
-        missing = sorted(set(range(len(rs.tickets))) - set(seen))
+    kept_whole = not ix.long_tickets and all(d.returned == "bottom" for d in deals)
+    if kept_whole and len(seen) != len(ix.tickets):
+        missing = sorted(set(range(len(ix.tickets))) - set(seen))
         names = ", ".join(rs.ticket_name(t) for t in missing[:5])
         fail(f"tickets: {len(missing)} tickets are nowhere: {names}")
 
@@ -312,6 +324,15 @@ def check_action(
     Returns the new state, or None when the action was (rightly) rejected. The state
     itself cannot change (it is immutable); :func:`check_unchanged` confirms it.
     """
+    outcome = check_action_outcome(rs, state, action, legal)
+    return None if isinstance(outcome, IllegalActionError) else outcome
+
+
+def check_action_outcome(
+    rs: Ruleset, state: GameState, action: Action, legal: LegalActions | None = None
+) -> GameState | IllegalActionError:
+    """The checks of :func:`check_action`, returning the new state of an accepted action or
+    the error that (rightly) rejected one, to tell which rule refused it."""
     legal = LegalActions(rs, state) if legal is None else legal
     listed = action in legal
     events: list[ev.Event] = []
@@ -326,7 +347,7 @@ def check_action(
             fail(f"{action!r} was rejected without a message")
         if events:
             fail(f"{action!r} was rejected but left events behind: {events}")
-        return None
+        return exc
     except Exception as exc:
         fail(f"{action!r} raised {type(exc).__name__} instead of IllegalActionError: {exc}")
     if not listed:
@@ -359,7 +380,7 @@ def perturb_secrets(rs: Ruleset, state: GameState, seat: int, pick: Pick) -> Gam
     Opponents' hands (same sizes), kept tickets, opening offers and drawn tickets (same
     counts), the order of both decks and the random generator are all changed.
     """
-    n_tickets = len(rs.tickets)
+    n_tickets = len(rs.map.tickets)
 
     def others(count: int) -> tuple[int, ...]:
         return tuple(pick(n_tickets) for _ in range(count))
@@ -398,7 +419,8 @@ def check_view(rs: Ruleset, state: GameState, seat: int, pick: Pick) -> PlayerVi
     if {f.name for f in attrs.fields(PublicPlayer)} != PUBLIC_PLAYER_FIELDS:
         fail("views: PublicPlayer fields changed; check that none shows a secret")
     me = state.players[seat]
-    ids = rs.ticket_ids
+    ix = index_of(rs)
+    ids = ix.ticket_ids
     expected = {
         "seat": seat,
         "phase": state.phase,
@@ -422,7 +444,7 @@ def check_view(rs: Ruleset, state: GameState, seat: int, pick: Pick) -> PlayerVi
         c is not None
         and shown is not None
         and (shown.route, shown.groups, shown.size, shown.chosen)
-        != (rs.route_ids[c.route], c.groups, c.size, c.chosen)
+        != (ix.route_ids[c.route], c.groups, c.size, c.chosen)
     ):
         fail(f"views: seat {seat} sees card choice {shown!r} for {c!r}")
     for i, (pub, p) in enumerate(zip(view.players, state.players, strict=True)):
@@ -524,6 +546,7 @@ def check_position(rs: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_sheet(rs: Ruleset, position: Position, sheet: dict[str, Any]) -> None:
+    ix = index_of(rs)
     players = sheet["players"]
     if len(players) != len(position.players):
         fail("scoring: the score sheet has another number of players")
@@ -531,7 +554,7 @@ def _check_sheet(rs: Ruleset, position: Position, sheet: dict[str, Any]) -> None
         parts = ps["route_points"] + ps["ticket_points"] + sum(ps["bonuses"].values())
         if ps["total"] != parts:
             fail(f"scoring: {pp.name}'s total {ps['total']} is not the sum of its parts {parts}")
-        if ps["route_points"] != sum(rs.route_points[r] for r in pp.routes):
+        if ps["route_points"] != sum(ix.route_points[r] for r in pp.routes):
             fail(f"scoring: {pp.name}'s route points do not match the routes held")
         if ps["ticket_points"] != sum(t["points"] for t in ps["tickets"]):
             fail(f"scoring: {pp.name}'s ticket points do not add up")

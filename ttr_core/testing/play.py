@@ -4,17 +4,24 @@ Every choice the kit makes comes from :mod:`ttr_core.model.rng`, so a game is fi
 edition, options, player count and seed on every platform and Python version. The
 action played at each decision is uniform over the legal actions, drawn from a stream
 derived from the game seed; :func:`game_at` rebuilds any position a failure names.
+:func:`play_random` and :func:`random_game_states` play the same way on the functional
+API (:mod:`ttr_core.play.functional`), for tests that look at every decision.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import product
 from typing import Any
 
 from ttr_core.model import rng
+from ttr_core.model.actions import Action
+from ttr_core.model.events import Event
+from ttr_core.model.state import GameState
+from ttr_core.play.functional import apply, new_game
 from ttr_core.play.game import Game
+from ttr_core.play.legal import LegalActions, legal_actions
 from ttr_core.ruleset.ruleset import Ruleset
 
 CHOICE_STREAM = 1
@@ -113,6 +120,72 @@ def play_game(rs: Ruleset, players: int, seed: int, actions: int | None = None) 
     """A game of ``rs`` set up with ``seed``, played to the end or for ``actions`` actions."""
     game = Game.new(rs, players=players, seed=seed)
     return play(game, Chooser(rng.derive_seed(seed, CHOICE_STREAM)), actions)
+
+
+def play_random(
+    rs: Ruleset,
+    players: int,
+    seed: int,
+    choice_seed: int,
+    *,
+    max_decisions: int = MAX_DECISIONS,
+    visit: Callable[[GameState, LegalActions], None] | None = None,
+) -> tuple[GameState, int]:
+    """Play a game set up with ``seed`` to its end, choosing uniformly among the legal
+    actions with a :class:`Chooser` derived from ``choice_seed``.
+
+    ``visit(state, legal)`` is called before every decision. With ``choice_seed`` equal
+    to ``seed`` this is the game :func:`play_game` plays. Returns the final state and the
+    number of decisions.
+
+    :raises AssertionError: no legal action before the end, or no end within
+        ``max_decisions`` decisions.
+    """
+    choose = Chooser(rng.derive_seed(choice_seed, CHOICE_STREAM))
+    state = new_game(rs, players, seed=seed)
+    decisions = 0
+    while not state.is_over:
+        legal = legal_actions(rs, state)
+        if visit is not None:
+            visit(state, legal)
+        if not legal:
+            raise AssertionError(f"no legal action at action index {decisions}")
+        state = apply(rs, state, legal[choose.below(len(legal))])
+        decisions += 1
+        if decisions > max_decisions:
+            raise AssertionError(f"the game did not end within {max_decisions} actions")
+    return state, decisions
+
+
+def random_game_states(
+    rs: Ruleset, players: int, seed: int, choice_seed: int
+) -> tuple[list[GameState], list[Action], list[list[Event]]]:
+    """The game :func:`play_random` plays, step by step: every state from the setup to the
+    end, the action applied to each but the last, and the events of the setup and of
+    each action (so ``events[i + 1]`` are those of ``actions[i]``).
+
+    :raises AssertionError: no legal action before the end, or no end within
+        :data:`MAX_DECISIONS` decisions.
+    """
+    choose = Chooser(rng.derive_seed(choice_seed, CHOICE_STREAM))
+    events: list[Event] = []
+    state = new_game(rs, players, seed=seed, events=events)
+    states: list[GameState] = [state]
+    actions: list[Action] = []
+    logs = [events]
+    while not state.is_over:
+        legal = legal_actions(rs, state)
+        if not legal:
+            raise AssertionError(f"no legal action at action index {len(actions)}")
+        action = legal[choose.below(len(legal))]
+        events = []
+        state = apply(rs, state, action, events=events)
+        states.append(state)
+        actions.append(action)
+        logs.append(events)
+        if len(actions) > MAX_DECISIONS:
+            raise AssertionError(f"the game did not end within {MAX_DECISIONS} actions")
+    return states, actions, logs
 
 
 def game_at(

@@ -32,9 +32,11 @@ from ttr_core.model.actions import (
 )
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
 from ttr_core.model.state import GameState
-from ttr_core.play.functional import pending_for
 from ttr_core.play.legal import LegalActions
+from ttr_core.rules.claims import parallel_rule
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerPosition, Position
+from ttr_core.rules.tickets import pending_for
 from ttr_core.ruleset.ruleset import Ruleset
 
 Pick = Callable[[int], int]
@@ -110,14 +112,15 @@ def _any_payment(
 
 
 def _keep(rs: Ruleset, state: GameState, pick: Pick) -> KeepTickets:
-    offered = [rs.ticket_ids[t] for t in pending_for(state, state.current)]
+    ids = index_of(rs).ticket_ids
+    offered = [ids[t] for t in pending_for(state, state.current)]
     mode = pick(5)
     if mode == 4 or not offered:
         size = pick(4)
-        return KeepTickets(tickets=tuple(_one_of(pick, rs.ticket_ids) for _ in range(size)))
+        return KeepTickets(tickets=tuple(_one_of(pick, ids) for _ in range(size)))
     chosen = _shuffled(pick, [t for t in offered if pick(3) > 0])
     if mode == 2:
-        chosen.insert(pick(len(chosen) + 1), _one_of(pick, _unknown_ids(rs.ticket_ids)))
+        chosen.insert(pick(len(chosen) + 1), _one_of(pick, _unknown_ids(ids)))
     elif mode == 3:
         chosen.insert(pick(len(chosen) + 1), _one_of(pick, offered))
     return KeepTickets(tickets=tuple(chosen))
@@ -125,19 +128,18 @@ def _keep(rs: Ruleset, state: GameState, pick: Pick) -> KeepTickets:
 
 def _claim(rs: Ruleset, state: GameState, pick: Pick) -> ClaimRoute:
     hand = state.players[state.current].hand
+    ix = index_of(rs)
     if pick(8) < 7:
-        r = pick(len(rs.routes))
-        route, size, color = rs.route_ids[r], rs.route_len[r], rs.route_color[r]
+        r = pick(len(ix.routes))
+        route, size, color = ix.route_ids[r], ix.route_len[r], ix.route_color[r]
         return ClaimRoute(route=route, cards=_any_payment(pick, size, color, hand))
-    route = _one_of(pick, _unknown_ids(rs.route_ids))
+    route = _one_of(pick, _unknown_ids(ix.route_ids))
     return ClaimRoute(route=route, cards=_any_payment(pick, 1 + pick(6), None, hand))
 
 
 def _group_claim(rs: Ruleset, state: GameState, pick: Pick) -> ClaimWithGroups:
-    if pick(8) < 7:
-        route = rs.route_ids[pick(len(rs.route_ids))]
-    else:
-        route = _one_of(pick, _unknown_ids(rs.route_ids))
+    ids = index_of(rs).route_ids
+    route = ids[pick(len(ids))] if pick(8) < 7 else _one_of(pick, _unknown_ids(ids))
     return ClaimWithGroups(route=route, groups=pick(12) - 1)
 
 
@@ -160,13 +162,14 @@ def _pay_tunnel(rs: Ruleset, state: GameState, pick: Pick) -> PayTunnel:
 def _station(rs: Ruleset, state: GameState, pick: Pick) -> BuildStation:
     hand = state.players[state.current].hand
     mode = pick(6)
-    if mode < 4 or not rs.city_ids:
-        city = rs.city_ids[pick(len(rs.city_ids))] if rs.city_ids else UNKNOWN_CITY
+    ids = index_of(rs).city_ids
+    if mode < 4 or not ids:
+        city = ids[pick(len(ids))] if ids else UNKNOWN_CITY
     elif mode == 4:
         aliases = [a for c in rs.map.cities for a in c.aliases]
-        city = aliases[pick(len(aliases))] if aliases else rs.city_ids[0]
+        city = aliases[pick(len(aliases))] if aliases else ids[0]
     else:
-        city = (UNKNOWN_CITY, "", rs.city_ids[0].upper() + "?")[pick(3)]
+        city = (UNKNOWN_CITY, "", ids[0].upper() + "?")[pick(3)]
     params = rs.params
     player = state.players[state.current]
     used = params.stations - player.stations
@@ -257,27 +260,27 @@ def random_position(rs: Ruleset, players: int, pick: Pick) -> Position:
     held at most once; stations go to distinct cities, at most the edition's number each.
     """
     params = rs.params
+    ix = index_of(rs)
     trains = [params.trains] * players
     routes: list[list[int]] = [[] for _ in range(players)]
-    owner: dict[int, int] = {}
-    for r in _shuffled(pick, range(len(rs.routes))):
+    owners = [-1] * len(ix.routes)
+    for r in _shuffled(pick, range(len(ix.routes))):
         seat = pick(players + 1) - 1
-        if seat < 0 or rs.route_len[r] > trains[seat]:
+        if seat < 0 or ix.route_len[r] > trains[seat]:
             continue
-        twin = rs.route_twin[r]
-        if twin in owner and (owner[twin] == seat or players < rs.double_open_min):
+        if parallel_rule(rs, owners, r, seat, players):
             continue
-        owner[r] = seat
+        owners[r] = seat
         routes[seat].append(r)
-        trains[seat] -= rs.route_len[r]
+        trains[seat] -= ix.route_len[r]
     tickets: list[list[int]] = [[] for _ in range(players)]
-    for t in range(len(rs.tickets)):
+    for t in range(len(ix.tickets)):
         seat = pick(players + 2) - 2
         if seat >= 0:
             tickets[seat].append(t)
     stations: list[list[int]] = [[] for _ in range(players)]
     if params.stations:
-        for c in range(len(rs.city_ids)):
+        for c in range(len(ix.city_ids)):
             seat = pick(players * 3) - players * 2
             if seat >= 0 and len(stations[seat]) < params.stations:
                 stations[seat].append(c)

@@ -8,19 +8,16 @@ the data cannot say: an option that changes a parameter, and the harbour bonus.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
-from attrs import evolve
-
 from ttr_core.plugin import (
-    EditionInfo,
     MapData,
     OptionSpec,
     Parameters,
     ScoringContext,
+    evolve,
     hookimpl,
-    load_packaged_map,
+    packaged_edition,
 )
 
 HARBOURS = ("Quillmere", "Saltreach", "Tidewick")
@@ -29,11 +26,10 @@ HARBOURS = ("Quillmere", "Saltreach", "Tidewick")
 HARBOUR_BONUS = 4
 """Points for a player whose own tracks reach every harbour."""
 
-
-@hookimpl
-def ttr_edition_info() -> EditionInfo:
-    """Identify the edition: its id is what users type (``ttr map example``)."""
-    return EditionInfo(id="example", name="Example Isles", aliases=("isles",), rules_version="1")
+# The edition's id ("example", what users type) and name come from the map data file.
+ttr_edition_info, ttr_map_data = packaged_edition(
+    "ttr_example_edition", "example.json", aliases=("isles",)
+)
 
 
 @hookimpl
@@ -47,18 +43,6 @@ def ttr_options() -> Sequence[OptionSpec]:
             doc="Trains per player: 10 for a short game, 14 for a longer one.",
         ),
     )
-
-
-@cache
-def _map() -> MapData:
-    # Loaded and validated once per process; MapData is immutable, so sharing is safe.
-    return load_packaged_map(__package__ or "ttr_example_edition", "example.json")
-
-
-@hookimpl
-def ttr_map_data(options: Mapping[str, Any]) -> MapData:
-    """The map data file shipped in this package."""
-    return _map()
 
 
 @hookimpl

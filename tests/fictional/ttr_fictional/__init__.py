@@ -8,30 +8,15 @@ adds an option and a bonus of the edition's own, the lighthouse bonus.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
-from typing import Any
 
-from ttr_core.plugin import (
-    EditionInfo,
-    MapData,
-    OptionSpec,
-    ScoringContext,
-    hookimpl,
-    load_packaged_map,
-)
+from ttr_core.plugin import OptionSpec, ScoringContext, hookimpl, packaged_edition
 
 __version__ = "0.1.0"
 
 LIGHTHOUSES = ("Brinecliff", "Greyhaven")
 """The two lighthouse cities."""
 
-
-@hookimpl
-def ttr_edition_info() -> EditionInfo:
-    """Identify the edition."""
-    return EditionInfo(
-        id="fictional", name="Fictional Coast", aliases=("coast",), rules_version="1"
-    )
+ttr_edition_info, ttr_map_data = packaged_edition(__name__, "fictional.json", aliases=("coast",))
 
 
 @hookimpl
@@ -45,17 +30,6 @@ def ttr_options() -> Sequence[OptionSpec]:
             doc="Points for a player whose own tracks reach both lighthouses.",
         ),
     )
-
-
-@cache
-def _map() -> MapData:
-    return load_packaged_map(__name__, "fictional.json")
-
-
-@hookimpl
-def ttr_map_data(options: Mapping[str, Any]) -> MapData:
-    """The map data file shipped in this package."""
-    return _map()
 
 
 @hookimpl

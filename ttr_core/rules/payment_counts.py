@@ -1,0 +1,356 @@
+"""The payment-count index: per seat and route class, how many payments its hand affords.
+
+Listing claims needs, for every route class (the tracks that accept the same payments),
+how many of its payments the hand of the seat to act holds. Counting them afresh at
+every decision would walk every payment of every class; this index keeps the counts
+current as hands change instead, so that listing only adds them up.
+
+The model:
+
+* When a ruleset is first played, :class:`ClaimTables` asks
+  :func:`~ttr_core.rules.payments.payment_error`, once per route class, which payments
+  of one colour plus locomotives it accepts (:attr:`ClaimTables.payments`, in listing
+  order). Per class and card colour, a running sum over the locomotives and the cards of
+  the colour held then says how many of them a hand affords. Both counts are clamped to
+  the longest track: more cards never allow more payments.
+* Route classes are numbered by colour (gray last), then length, so each route colour's
+  classes form one block. A coloured block's counts depend only on the locomotives and
+  the cards of its colour, so ``rows[c]`` holds them for every such pair. The gray
+  block's counts depend on every colour count; they are numbered by clamped hand
+  (:meth:`ClaimTables.gray_lookup`) and memoised.
+* Each seat's counts (``Table.pay_count``) are kept current as its hand changes
+  (:func:`gain_card`, :func:`pay_cards`): a card of one colour changes the counts of that
+  colour's block and of the gray block, a locomotive all of them (:func:`recount_hand`).
+* The claims a colour block offers are its free tracks times its counts. Which of its
+  tracks are free is the block's *signature*; per signature and hand the sums are kept
+  (:meth:`ClaimTables.block_row`, ``count_memo``), and
+  :func:`~ttr_core.rules.claims.count_claims` reads them.
+
+The tables depend only on the route classes, so rulesets with the same classes share
+them; the memos keyed by hands are each ruleset object's own (see :func:`claim_tables`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
+from ttr_core.model.native import is_compiled
+from ttr_core.rules.payments import payment_error
+
+if TYPE_CHECKING:
+    from ttr_core.rules.table import Table
+    from ttr_core.ruleset.ruleset import Ruleset
+
+
+class ClaimTables:
+    """Per route class, the payments :func:`~ttr_core.rules.payments.payment_error`
+    accepts, and how many of them a hand affords.
+
+    Route classes are numbered by colour (gray last), then length, so each colour's
+    classes form one block, ``start[c]`` to ``start[c + 1]``. ``payments[k]`` lists the
+    payments of class ``k`` as ``(colour, coloured cards, locomotives, nine counts)``,
+    colour -1 for locomotives only. ``rows[c][locos * size + held]`` gives the payment
+    counts of colour ``c``'s block for a hand holding that many locomotives and cards
+    of ``c`` (both clamped to the longest track); ``gray_part[g][c]`` gives, the same
+    way, what colour ``c`` adds to the ``g``-th gray class.
+    """
+
+    def __init__(self, rs: Ruleset, like: ClaimTables | None = None) -> None:
+        """The tables of ``rs``; with ``like``, built for the same route classes, its
+        tables are shared and only the memos keyed by hands start empty."""
+        if like is None:
+            top = rs.max_route_length
+            size = top + 1
+            self.top = top
+            self.size = size
+            self.classes = len(rs.class_keys)
+            self.class_len: list[int] = [key.length for key in rs.class_keys]
+            self.class_color: list[int] = [key.color for key in rs.class_keys]
+            self.payments: list[list[tuple[int, int, int, tuple[int, ...]]]] = []
+            part: list[list[list[int]]] = []
+            only: list[list[int]] = []
+            for k, routes in enumerate(rs.class_routes):
+                length = self.class_len[k]
+                found: list[tuple[int, int, int, tuple[int, ...]]] = []
+                candidates = [(-1, 0)] + [(c, n) for c in range(LOCO) for n in range(length, 0, -1)]
+                for c, n in candidates:
+                    cards = [0] * NUM_KINDS
+                    if c >= 0:
+                        cards[c] = n
+                    cards[LOCO] = length - n
+                    if payment_error(rs, routes[0], tuple(cards)) is None:
+                        found.append((c, n, length - n, tuple(cards)))
+                self.payments.append(found)
+                part.append(
+                    [
+                        _affordable(size, [(n, nl) for pc, n, nl, _ in found if pc == c])
+                        for c in range(LOCO)
+                    ]
+                )
+                only.append(_affordable(size, [(0, nl) for pc, _, nl, _ in found if pc < 0]))
+            self.start: list[int] = [
+                sum(1 for c in self.class_color if c < color) for color in range(NUM_KINDS + 1)
+            ]
+            """Where each route colour's block of classes starts (and, at 9, where all end)."""
+            self.blocks: list[tuple[int, list[tuple[int, int]]]] = [
+                (c, [(k, self.class_len[k]) for k in range(self.start[c], self.start[c + 1])])
+                for c in range(NUM_KINDS)
+                if self.start[c + 1] > self.start[c]
+            ]
+            """Per route colour that has tracks, its classes as (class, length), shortest first."""
+            self.within: list[list[int]] = [
+                [1 if length <= trains else 0 for length in self.class_len]
+                for trains in range(size)
+            ]
+            """Per number of trains (up to the longest track), 1 for the classes it can cover."""
+            self.rows: list[list[tuple[int, ...]]] = []
+            for c in range(LOCO):
+                block = range(self.start[c], self.start[c + 1])
+                self.rows.append(
+                    [tuple(only[k][i] + part[k][c][i] for k in block) for i in range(size * size)]
+                )
+            gray = range(self.start[GRAY], self.classes)
+            self.gray_part: list[list[list[int]]] = [part[k] for k in gray]
+            self.gray_only: list[list[int]] = [only[k] for k in gray]
+            self.gray_symmetric = all(
+                table == tables[0] for tables in self.gray_part for table in tables
+            )
+            """Whether gray classes treat every colour alike (then sorted hands share counts)."""
+            self.weight: list[int] = [0] * self.classes
+            """Per class, its place value in its colour block's signature (see ``Table.sig``)."""
+            for c in range(NUM_KINDS):
+                place = 1
+                for k in range(self.start[c], self.start[c + 1]):
+                    self.weight[k] = place
+                    place *= len(rs.class_routes[k]) + 1
+            self.block_of: list[int] = [self.class_color[k] for k in range(self.classes)]
+            self.block_rows: dict[int, list[int]] = {}
+            """Per (signature, colour), the colour's claim counts by hand (see ``block_row``)."""
+            self.colored: list[int] = [c for c in range(LOCO) if self.start[c + 1] > self.start[c]]
+            """The card colours that have tracks of their own colour."""
+            self.has_gray = self.start[GRAY] < self.classes
+        else:
+            self.top = like.top
+            self.size = like.size
+            self.classes = like.classes
+            self.class_len = like.class_len
+            self.class_color = like.class_color
+            self.payments = like.payments
+            self.start = like.start
+            self.blocks = like.blocks
+            self.within = like.within
+            self.rows = like.rows
+            self.gray_part = like.gray_part
+            self.gray_only = like.gray_only
+            self.gray_symmetric = like.gray_symmetric
+            self.weight = like.weight
+            self.block_of = like.block_of
+            self.block_rows = like.block_rows
+            self.colored = like.colored
+            self.has_gray = like.has_gray
+        self._memos()
+
+    def _memos(self) -> None:
+        """Start the memos keyed by hands, which are the ruleset's own (see ``claim_tables``)."""
+        self.gray_ids: dict[int, int] = {}
+        """Gray payment counts are numbered by clamped hand (see :meth:`gray_lookup`)."""
+        self.gray_values: list[tuple[int, ...]] = []
+        """The gray payment counts of each number."""
+        self.gray_next: dict[int, int] = {}
+        """Gray numbers after one colour count changes, at ``(number * size + old) * size
+        + new`` (where gray classes treat every colour alike)."""
+        self.count_memo: dict[int, int] = {}
+        """The gray block's claim count by (signature, gray number)."""
+
+    def block_row(self, c: int, sig: int, free: list[int]) -> list[int]:
+        """Colour ``c``'s claim counts with its free tracks as ``free`` says (whose
+        signature is ``sig``), at ``locos * size + held`` (both clamped)."""
+        key = sig * NUM_KINDS + c
+        found = self.block_rows.get(key)
+        if found is None:
+            if len(self.block_rows) >= 50_000:
+                self.block_rows.clear()
+            lo = self.start[c]
+            found = self.block_rows[key] = [
+                sum(free[lo + i] * per for i, per in enumerate(counts)) for counts in self.rows[c]
+            ]
+        return found
+
+    def gray_lookup(self, held: list[int]) -> int:
+        """The number of the gray payment counts for clamped hand counts ``held``.
+
+        Numbers are never reused; there are at most as many as (locomotives, multiset of
+        colour counts) pairs, so the table stays bounded.
+        """
+        locos = held[LOCO]
+        colours = sorted(held[:LOCO]) if self.gray_symmetric else held[:LOCO]
+        size = self.size
+        key = locos  # the counts as the digits of a number in base ``size`` (top + 1)
+        for n in colours:
+            key = key * size + n
+        found = self.gray_ids.get(key)
+        if found is None:
+            row = locos * self.size
+            values = tuple(
+                only[row] + sum(tables[c][row + held[c]] for c in range(LOCO))
+                for tables, only in zip(self.gray_part, self.gray_only, strict=True)
+            )
+            found = self.gray_ids[key] = len(self.gray_values)
+            self.gray_values.append(values)
+        return found
+
+
+def _affordable(size: int, payments: list[tuple[int, int]]) -> list[int]:
+    """For each (locomotives, cards) held, how many of ``payments`` (cards of the colour,
+    locomotives) the hand affords: a 2-D running sum, flat at ``locos * size + held``."""
+    table = [0] * (size * size)
+    for n, nl in payments:
+        table[nl * size + n] += 1
+    for locos in range(size):
+        row = locos * size
+        for held in range(1, size):
+            table[row + held] += table[row + held - 1]
+        if locos:
+            for held in range(size):
+                table[row + held] += table[row - size + held]
+    return table
+
+
+MAX_SHARED_TABLES: Final = 64
+"""How many sets of route classes keep their shared claim tables before all are rebuilt."""
+
+_BUILT: dict[tuple[Any, ...], ClaimTables] = {}
+"""The shared claim tables, by route classes; their memos keyed by hands stay empty."""
+
+
+def claim_tables(rs: Ruleset) -> ClaimTables:
+    """The claim tables of ``rs``, built on first use.
+
+    They depend only on the route classes (which decide what ``payment_error`` accepts),
+    so rulesets with the same classes share them; but the memos keyed by hands are each
+    ruleset object's own, so a ruleset given to a bot holds no hand the bot has not seen
+    (see ``Ruleset.private_copy``).
+    """
+    tables: ClaimTables | None = rs.claim_tables
+    if tables is None:
+        key = (rs.class_keys, rs.max_route_length)
+        shared = _BUILT.get(key)
+        if shared is None:
+            if len(_BUILT) >= MAX_SHARED_TABLES:
+                _BUILT.clear()
+            shared = _BUILT[key] = ClaimTables(rs)
+        tables = rs.claim_tables = ClaimTables(rs, shared)
+    return tables
+
+
+# -- payment counts, kept current as hands change ----------------------------------------
+
+
+def recount_hand(t: Table, p: int) -> None:
+    """Recompute every payment count of seat ``p`` from its hand."""
+    tab = t.claims
+    top = tab.top
+    base = p * NUM_KINDS
+    held = [n if n < top else top for n in t.hands[base : base + NUM_KINDS]]
+    row = held[LOCO] * tab.size
+    pay = t.pay_count
+    pb = p * tab.classes
+    start = tab.start
+    for c in tab.colored:
+        _put(pay, pb + start[c], tab.rows[c][row + held[c]])
+    if tab.has_gray:
+        _set_gray(t, p, held)
+
+
+def _put(pay: list[int], at: int, counts: tuple[int, ...]) -> None:
+    """Write ``counts`` into ``pay`` from index ``at`` on.
+
+    Compiled, a loop stores machine integers where a slice assignment would build a
+    slice object and set items generically; in plain Python the slice is faster.
+    """
+    if _COMPILED:
+        for n in counts:
+            pay[at] = n
+            at += 1
+    else:
+        pay[at : at + len(counts)] = counts
+
+
+_COMPILED: Final = is_compiled(__file__)
+
+
+def _set_gray(t: Table, p: int, held: list[int]) -> None:
+    """Set seat ``p``'s gray payment counts for its clamped hand counts ``held``."""
+    tab = t.claims
+    gid = tab.gray_lookup(held)
+    t.gray_id[p] = gid
+    pb = p * tab.classes
+    _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
+
+
+def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
+    """Seat ``p`` went from ``old`` to ``new`` cards of colour ``c``: update its counts."""
+    tab = t.claims
+    top = tab.top
+    if old > top:
+        old = top
+    if new > top:
+        new = top
+    if old == new:
+        return
+    base = p * NUM_KINDS
+    locos = t.hands[base + LOCO]
+    if locos > top:
+        locos = top
+    lo, hi = tab.start[c], tab.start[c + 1]
+    if hi > lo:
+        pb = p * tab.classes
+        _put(t.pay_count, pb + lo, tab.rows[c][locos * tab.size + new])
+    if not tab.has_gray:
+        return
+    if tab.gray_symmetric:
+        # The gray counts depend on the multiset of colour counts: one moves old -> new.
+        size = tab.size
+        key = (t.gray_id[p] * size + old) * size + new
+        gid = tab.gray_next.get(key)
+        if gid is not None:
+            t.gray_id[p] = gid
+            pb = p * tab.classes
+            _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
+            return
+        held = [n if n < top else top for n in t.hands[base : base + NUM_KINDS]]
+        _set_gray(t, p, held)
+        tab.gray_next[key] = t.gray_id[p]
+        return
+    _set_gray(t, p, [n if n < top else top for n in t.hands[base : base + NUM_KINDS]])
+
+
+def gain_card(t: Table, p: int, card: int) -> None:
+    """Add one card to seat ``p``'s hand."""
+    i = p * NUM_KINDS + card
+    old = t.hands[i]
+    t.hands[i] = old + 1
+    t.seat_changed(p)
+    if card == LOCO:
+        recount_hand(t, p)
+    elif old < t.claims.top:
+        _shift(t, p, card, old, old + 1)
+
+
+def pay_cards(t: Table, p: int, cards: tuple[int, ...]) -> None:
+    """Take nine counts of cards out of seat ``p``'s hand."""
+    t.seat_changed(p)
+    base = p * NUM_KINDS
+    hands = t.hands
+    if cards[LOCO]:
+        for k in range(NUM_KINDS):
+            hands[base + k] -= cards[k]
+        recount_hand(t, p)
+        return
+    for c in range(LOCO):
+        n = cards[c]
+        if n:
+            old = hands[base + c]
+            hands[base + c] = old - n
+            _shift(t, p, c, old, old - n)
