@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test reads the output of the two processes
+
 PLAY = r"""
 import json
 import sys
@@ -60,7 +62,6 @@ def outputs() -> dict[str, str]:
     return {seed: run(seed) for seed in ("1", "2")}
 
 
-@pytest.mark.slow
 def test_two_processes_with_different_hash_seeds_agree(outputs: dict[str, str]) -> None:
     """PYTHONHASHSEED=1 and =2 give identical records, scores, views and bot results."""
     one, two = outputs["1"], outputs["2"]
