@@ -45,6 +45,7 @@ from ttr_core.model.errors import (
     SetupError,
     TtrError,
     UnknownEditionError,
+    UnknownIdError,
     ViewError,
 )
 from ttr_core.model.mapdata import MapData, Parameters, load_map_data
@@ -126,6 +127,7 @@ __all__ = [
     "TakeFaceUp",
     "TtrError",
     "UnknownEditionError",
+    "UnknownIdError",
     "ViewError",
     "WithdrawTunnel",
     "__version__",

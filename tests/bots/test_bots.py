@@ -323,5 +323,5 @@ def test_private_copy_has_the_same_rules_and_empty_memos(usa: Ruleset) -> None:
     """``Ruleset.private_copy`` plays the same games, with memos of its own."""
     twin = usa.private_copy()
     assert twin.options == usa.options and twin.map_hash == usa.map_hash
-    assert twin.claim_tables is None and not twin.station_payment_cache
+    assert memos_of(twin).claim_tables is None and not memos_of(twin).station_payment_cache
     assert play_game(twin, ["greedy", "random"], 5) == play_game(usa, ["greedy", "random"], 5)

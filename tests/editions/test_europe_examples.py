@@ -184,7 +184,9 @@ def test_ex_e1_station_borrows_the_route_worth_most(e1: Ruleset) -> None:
     green = europe_score(e1, E1_PLAYERS).players[0]
     assert green.route_points == 4 + 2 + 2 == 8
     assert green.longest_path == 3
-    assert [(s.city, s.route) for s in green.stations] == [(e1.city_index["X"], track(e1, "X-Z"))]
+    assert [(s.city, s.route) for s in green.stations] == [
+        (e1.city_index_of("X"), track(e1, "X-Z"))
+    ]
     assert [(t.points, t.completed) for t in green.tickets] == [(-12, False), (7, True), (6, True)]
     assert green.ticket_points == 1
 

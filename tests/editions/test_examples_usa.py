@@ -61,7 +61,7 @@ def test_ex_u1_loop_in_the_longest_path(u1):
     assert sheet.players[0].longest_path == 13
     assert sheet.players[1].longest_path == 13
     # The repeated-city-free walk A-B-C-D-E is only 12.
-    a, b, c, d, e = (u1.city_index[x] for x in "ABCDE")
+    a, b, c, d, e = (u1.city_index_of(x) for x in "ABCDE")
     assert longest_trail([(a, b, 2), (b, c, 3), (c, d, 3), (d, e, 4)]) == 12
 
 

@@ -278,7 +278,7 @@ def test_grand_4_a_ticket_counts_once(brute: Ruleset) -> None:
     routes = ["A-C", "A-B", "B-C", "A-D", "D-C"]
     (red,) = score(brute, {"Red": (routes, ["A-C"])}).players
     assert red.bonuses["grand_tour"] == 5
-    assert qualifying(brute, {"Red": (routes, ["A-C"])}) == [(brute.ticket_ids[1],)]
+    assert qualifying(brute, {"Red": (routes, ["A-C"])}) == [(brute.map.tickets[1].id,)]
 
 
 def test_ex_i3_grand_5_one_track_of_a_double_gives_no_second_path(i3: Ruleset) -> None:
@@ -412,8 +412,10 @@ def test_grand_3_count_matches_brute_force(
     for seat, (routes, tickets) in enumerate(
         ((red_routes, red_tickets), (blue_routes, blue_tickets))
     ):
-        edges = [brute.routes[r].cities for r in routes]
-        expected = tuple(brute.ticket_ids[t] for t in tickets if brute_qualifies(edges, *PAIRS[t]))
+        edges = [brute.map.routes[r].cities for r in routes]
+        expected = tuple(
+            brute.map.tickets[t].id for t in tickets if brute_qualifies(edges, *PAIRS[t])
+        )
         assert ttr_india.qualifying_tickets(ctx, seat) == expected
         assert sheet.players[seat].bonuses["grand_tour"] == brute_points(len(expected))
         network = ctx.networks[seat]
@@ -421,7 +423,7 @@ def test_grand_3_count_matches_brute_force(
             assert network.two_edge_connected(a, b) == brute_qualifies(edges, a, b)
         bridges = [
             track.cities
-            for i, track in enumerate(brute.routes[r] for r in routes)
+            for i, track in enumerate(brute.map.routes[r] for r in routes)
             if not joined([*edges[:i], *edges[i + 1 :]], *track.cities)
         ]
         assert [t.cities for t in network.bridges()] == bridges

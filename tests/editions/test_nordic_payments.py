@@ -708,12 +708,16 @@ def test_group_3_only_card_choices_in_choose_cards(nordic: Ruleset) -> None:
         assert_illegal(nordic, state, action, rule)
 
 
-def walk(rs: Ruleset, state: GameState, chooser: random.Random) -> tuple[int, tuple[int, ...]]:
-    """Claim with a random listed number of groups of the current claim and random listed
+def walk(
+    rs: Ruleset, state: GameState, route: int, chooser: random.Random
+) -> tuple[int, tuple[int, ...]]:
+    """Claim track ``route`` with a random listed number of groups and random listed
     cards to the end, checking each step; returns the groups and the final payment."""
     p = state.current
     hand = state.players[p].hand
-    start = chooser.choice([a for a in legal_actions(rs, state) if isinstance(a, ClaimWithGroups)])
+    start = chooser.choice(
+        [a for a in legal_actions(rs, state) if isinstance(a, ClaimWithGroups) and a.route == route]
+    )
     state, _ = step(rs, state, start)
     last = 0
     while True:
@@ -745,17 +749,11 @@ def test_group_3_every_listed_choice_leads_to_a_valid_payment(nordic: Ruleset, w
     else:
         route, rule, hand, walks = murmansk(nordic), MURMANSK_RULE, (5,) * NUM_KINDS, 60
     state = at_turn(nordic, hand)
-    shape = route_shape(nordic, index_of(nordic).route_index[route])
-    only = arrange(
-        state,
-        free=tuple(
-            tuple(r for r in f if index_of(nordic).route_ids[r] == route) for f in state.free
-        ),
-    )
+    shape = route_shape(nordic, nordic.route_index_of(route))
     chooser = random.Random(20240607)
     seen: set[int] = set()
     for _ in range(walks):
-        groups, pay = walk(nordic, only, chooser)
+        groups, pay = walk(nordic, state, route, chooser)
         seen.add(groups)
         assert all(pay[k] <= hand[k] for k in range(NUM_KINDS))
         assert fits(shape, pay) == groups

@@ -282,8 +282,8 @@ def test_ex_n4_complete_two_player_score(n4: Ruleset) -> None:
     White 52 + 19; both have 3 completed tickets and score the Globetrotter: 69 and 81."""
     sheet = score(n4, N4_PLAYERS)
     purple, white = sheet.players
-    nine = n4.route_index[1]
-    assert (n4.route_len[nine], n4.route_points[nine]) == (9, 27)
+    nine = n4.route_index_of(1)
+    assert (n4.map.routes[nine].length, index_of(n4).route_points[nine]) == (9, 27)
     assert (purple.route_points, purple.ticket_points, purple.tickets_completed) == (44, 15, 3)
     assert [t.points for t in purple.tickets] == [10, 8, 6, -9]
     assert (white.route_points, white.ticket_points, white.tickets_completed) == (52, 19, 3)

@@ -110,27 +110,44 @@ def test_copy_into_copies_each_field_as_declared() -> None:
             assert ast.unparse(value) not in (f"self.{f.name}", f"self.{f.name}[:]"), f.name
 
 
+DERIVED_ON_LOAD = {"free": "free_tracks(", "blocked": "blocked_tracks("}
+"""The fields that ``load`` works out from the owners by the double-route rules (DOUBLE-1,
+DOUBLE-2) instead of reading them from the state, and the function that does it."""
+
+
 def test_load_sets_each_field_from_the_state_field_it_holds() -> None:
     """``load`` (with the ``_sign`` it calls) sets every field but the fixed ones and the
     events and chance of a recording, and each field that holds a state field is set
     from it: ``state.x`` for a ``GameState`` field, a seat's ``.x`` for a
-    ``PlayerState`` one."""
+    ``PlayerState`` one; the free and blocked tracks are worked out by the double-route
+    rules instead."""
     load = method("load")
     done = assignments(load, "self") | assignments(method("_sign"), "self")
     expected = {f.name for f in FIELDS if f.copy != "fixed"} - {"events", "chance"}
     assert set(done) == expected
+    helpers = {
+        node.name: node
+        for node in ast.walk(ast.parse(SOURCE.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("_")
+    }
     for f in FIELDS:
         if not f.state:
             continue
         value = done[f.name]
         source = ast.unparse(value)
-        if isinstance(value, ast.Name):  # a local built up first: what builds it counts
+        # A local built up first, or a helper of the module: what builds it counts.
+        for name in {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}:
             source += " ".join(
                 ast.unparse(node)
                 for node in load.body
-                if any(isinstance(n, ast.Name) and n.id == value.id for n in ast.walk(node))
+                if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
             )
-        if f.state.startswith("seat."):
+        for name, helper in helpers.items():
+            if f"{name}(" in source:
+                source += ast.unparse(helper)
+        if f.name in DERIVED_ON_LOAD:
+            assert DERIVED_ON_LOAD[f.name] in source, (f.name, source)
+        elif f.state.startswith("seat."):
             assert f".{f.state.removeprefix('seat.')}" in source, (f.name, source)
         else:
             assert f"state.{f.state}" in source, (f.name, source)

@@ -9,13 +9,13 @@ from collections import Counter
 import pytest
 from attrs import evolve
 
-from ttr_core import Ruleset
+from ttr_core import Ruleset, Simulator
 from ttr_core.model.actions import ClaimRoute, ClaimWithGroups
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
 from ttr_core.model.errors import SetupError
 from ttr_core.model.state import GameState, Phase
 from ttr_core.play.legal import legal_actions
-from ttr_core.rules import claims, queries
+from ttr_core.rules import double_routes, queries
 from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import score_game
 from ttr_core.rules.tunnels import tunnel_matching_kinds
@@ -51,22 +51,30 @@ def test_double_1_and_2_the_parallel_rule(usa: Ruleset) -> None:
     """DOUBLE-1: never both tracks; DOUBLE-2: with 2-3 players a claim closes the other."""
     r, twin = double_route(usa)
     owners = [-1] * len(index_of(usa).routes)
-    assert claims.parallel_rule(usa, owners, r, 0, 2) == ""
+    assert double_routes.parallel_rule(usa, owners, r, 0, 2) == ""
     owners[twin] = 0
-    assert claims.parallel_rule(usa, owners, r, 0, 4) == claims.OWN_PARALLEL == "DOUBLE-1"
-    assert claims.parallel_rule(usa, owners, r, 0, 2) == "DOUBLE-1"
-    assert claims.parallel_rule(usa, owners, r, 1, 4) == ""
-    assert claims.parallel_rule(usa, owners, r, 1, 2) == claims.CLOSED_PARALLEL == "DOUBLE-2"
-    assert claims.parallel_rule(usa, owners, r, -1, 2) == "DOUBLE-2"
-    assert claims.parallel_rule(usa, owners, r, -1, 4) == ""
+    assert (
+        double_routes.parallel_rule(usa, owners, r, 0, 4)
+        == double_routes.OWN_PARALLEL
+        == "DOUBLE-1"
+    )
+    assert double_routes.parallel_rule(usa, owners, r, 0, 2) == "DOUBLE-1"
+    assert double_routes.parallel_rule(usa, owners, r, 1, 4) == ""
+    assert (
+        double_routes.parallel_rule(usa, owners, r, 1, 2)
+        == double_routes.CLOSED_PARALLEL
+        == "DOUBLE-2"
+    )
+    assert double_routes.parallel_rule(usa, owners, r, -1, 2) == "DOUBLE-2"
+    assert double_routes.parallel_rule(usa, owners, r, -1, 4) == ""
     assert r not in queries.open_tracks_for(usa, owners, 0, 4)
     assert r in queries.open_tracks_for(usa, owners, 1, 4)
     assert r not in queries.open_tracks_for(usa, owners, 1, 2)
-    assert claims.blocked_tracks(usa, owners, 0, 4) == (r,)
-    assert claims.blocked_tracks(usa, owners, 0, 2) == ()
-    free = {t for tracks in claims.free_tracks(usa, owners, 2) for t in tracks}
+    assert double_routes.blocked_tracks(usa, owners, 0, 4) == (r,)
+    assert double_routes.blocked_tracks(usa, owners, 0, 2) == ()
+    free = {t for tracks in double_routes.free_tracks(usa, owners, 2) for t in tracks}
     assert r not in free and twin not in free
-    free = {t for tracks in claims.free_tracks(usa, owners, 4) for t in tracks}
+    free = {t for tracks in double_routes.free_tracks(usa, owners, 4) for t in tracks}
     assert r in free and twin not in free
 
 
@@ -78,14 +86,34 @@ def test_the_tables_free_and_blocked_tracks_follow_the_parallel_rule(
     rs = ruleset(edition)
     for state in states_of(rs, players, seed=players):
         owners = state.owners
-        assert state.free == claims.free_tracks(rs, owners, players)
+        assert state.free == double_routes.free_tracks(rs, owners, players)
         free = {r for tracks in state.free for r in tracks}
         for seat, player in enumerate(state.players):
-            blocked = claims.blocked_tracks(rs, owners, seat, players)
+            blocked = double_routes.blocked_tracks(rs, owners, seat, players)
             assert sorted(player.blocked) == sorted(blocked)
             expected = tuple(r for r in range(len(owners)) if r in free and r not in blocked)
             assert queries.open_tracks(rs, state, seat) == expected
             assert queries.open_tracks(rs, view_of(rs, state, seat), seat) == expected
+
+
+@pytest.mark.parametrize(("edition", "players"), [("usa", 2), ("europe", 4)])
+def test_double_1_and_2_loading_a_state_works_free_and_blocked_out_from_the_owners(
+    edition: str, players: int
+) -> None:
+    """A state whose free and blocked tracks disagree with its owners is loaded by the
+    double-route rules: the simulator lists, applies and snapshots the derived ones."""
+    rs = ruleset(edition)
+    state = states_of(rs, players, seed=7)[-40]
+    wrong = evolve(
+        state,
+        free=tuple(() for _ in state.free),
+        players=tuple(evolve(p, blocked=()) for p in state.players),
+    )
+    assert wrong != state
+    sim = Simulator.from_state(rs, wrong)
+    assert sim.snapshot() == state
+    assert sim.legal_actions() == Simulator.from_state(rs, state).legal_actions()
+    assert Simulator.from_state(rs, state).snapshot() is state
 
 
 def test_open_tracks_refuses_a_seat_outside_the_game(usa: Ruleset) -> None:

@@ -197,7 +197,7 @@ def test_house_rule_wraps_parameters_and_changes_scoring(big_bonus):
     assert house.map_hash != plain.map_hash
     pos = Position(
         players=(
-            PlayerPosition(name="Red", routes=(plain.route_index[1],), tickets=()),
+            PlayerPosition(name="Red", routes=(plain.route_index_of(1),), tickets=()),
             PlayerPosition(name="Blue", routes=(), tickets=()),
         )
     )

@@ -386,10 +386,10 @@ def test_hooks_example_country_tickets_score_like_the_test_edition(borderland: R
     from a country) exactly as the test edition's own plugin does."""
     own = borderland
     documented = Ruleset(FixtureEdition(own.map), plugins=[example_plugin("arrows")])
-    countries = [i for i, t in enumerate(own.tickets) if t.targets is not None]
-    assert {own.tickets[i].a for i in countries} >= {"Gamma", "Nordland"}
+    countries = [i for i, t in enumerate(own.map.tickets) if t.targets is not None]
+    assert {own.map.tickets[i].a for i in countries} >= {"Gamma", "Nordland"}
     for seed in range(12):
-        routes = tuple(r for r in range(len(own.routes)) if (r * 7 + seed) % 3)
+        routes = tuple(r for r in range(len(own.map.routes)) if (r * 7 + seed) % 3)
         pos = Position(players=(PlayerPosition(name="A", routes=routes, tickets=tuple(countries)),))
         assert score_position(documented, pos).players == score_position(own, pos).players
 

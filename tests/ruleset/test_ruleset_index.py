@@ -15,7 +15,7 @@ from types import ModuleType
 import attrs
 import pytest
 
-from ttr_core import Ruleset
+from ttr_core import Ruleset, UnknownIdError
 from ttr_core.batch.runs import portable
 from ttr_core.rules import index as index_module
 from ttr_core.rules.index import RulesetIndex, RulesetMemos, index_of, memos_of
@@ -33,12 +33,15 @@ OWN_NAMES = {
     "option_specs",
     "options",
     "params",
+    "city_index_of",
     "place_cities",
     "private_copy",
+    "route_index_of",
     "route_name",
+    "ticket_index_of",
     "ticket_name",
 }
-"""What a ruleset is, apart from the transition names."""
+"""The public names of a ruleset."""
 
 
 @pytest.fixture(scope="module")
@@ -46,26 +49,36 @@ def usa() -> Ruleset:
     return Ruleset.build("usa")
 
 
-def test_the_ruleset_has_few_public_names_of_its_own(usa: Ruleset) -> None:
-    public = {name for name in dir(usa) if not name.startswith("_")}
-    assert public - set(ruleset._FORWARDED_NAMES) == OWN_NAMES
+def test_the_ruleset_has_few_public_names(usa: Ruleset) -> None:
+    assert {name for name in dir(usa) if not name.startswith("_")} == OWN_NAMES
 
 
-def test_the_transition_names_are_the_index_and_memo_fields_with_their_types() -> None:
-    index = attrs.fields_dict(RulesetIndex)
-    memos = attrs.fields_dict(RulesetMemos)
-    assert set(ruleset._FORWARDED_NAMES) == set(index) | set(memos)
-    assert set(memos) == ruleset._MEMO_NAMES
-    declared = ruleset._Transition.__annotations__
-    for name, field in (index | memos).items():
-        assert declared[name] == field.type, name
+def test_the_index_and_the_memos_are_not_on_the_ruleset(usa: Ruleset) -> None:
+    names = set(attrs.fields_dict(RulesetIndex)) | set(attrs.fields_dict(RulesetMemos))
+    assert not {name for name in names if hasattr(usa, name)}
 
 
-def test_transition_names_read_the_index_and_the_memos(usa: Ruleset) -> None:
-    index, memos = index_of(usa), memos_of(usa)
-    for name in ruleset._FORWARDED_NAMES:
-        source = memos if name in ruleset._MEMO_NAMES else index
-        assert getattr(usa, name) is getattr(source, name), name
+def test_ids_turn_into_the_indices_of_the_map_data(usa: Ruleset) -> None:
+    for r, track in enumerate(usa.map.routes):
+        assert usa.route_index_of(track.id) == r
+    for i, ticket in enumerate(usa.map.tickets):
+        assert usa.ticket_index_of(ticket.id) == i
+    for c, city in enumerate(usa.map.cities):
+        assert usa.city_index_of(city.id) == c
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [10**6, -1, True, 1.0, "1", None, 10**5000],
+    ids=["big", "-1", "True", "1.0", "'1'", "None", "huge"],
+)
+def test_an_unknown_id_is_an_unknown_id_error(usa: Ruleset, bad: object) -> None:
+    for lookup in (usa.route_index_of, usa.ticket_index_of, usa.city_index_of):
+        with pytest.raises(UnknownIdError, match=r"^usa has no ") as caught:
+            lookup(bad)  # type: ignore[arg-type]
+        assert len(str(caught.value)) <= 300
+    with pytest.raises(UnknownIdError, match="no city 'Atlantis'"):
+        usa.city_index_of("Atlantis")
 
 
 def test_a_ruleset_does_not_change_after_building(usa: Ruleset) -> None:

@@ -48,7 +48,7 @@ from ttr_core.model.cards import NUM_KINDS
 from ttr_core.model.errors import ViewError
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 from ttr_core.rules.card_groups import choosable
-from ttr_core.rules.claims import blocked_tracks, free_tracks
+from ttr_core.rules.double_routes import blocked_tracks, free_tracks
 from ttr_core.rules.index import index_of
 from ttr_core.rules.payments import route_shape
 from ttr_core.rules.views import PlayerView

@@ -25,7 +25,7 @@ from ttr_core.model.cards import CARD_NAMES, LOCO, NUM_KINDS
 from ttr_core.model.errors import ViewError, quote
 from ttr_core.model.state import CardChoice, Phase, TunnelAttempt
 from ttr_core.rules.card_groups import choosable
-from ttr_core.rules.claims import CLOSED_PARALLEL, OWN_PARALLEL, parallel_rule
+from ttr_core.rules.double_routes import CLOSED_PARALLEL, OWN_PARALLEL, parallel_rule
 from ttr_core.rules.index import index_of
 from ttr_core.rules.payments import max_groups, payment_error, payment_size, route_shape
 from ttr_core.rules.piles import unseen_cards

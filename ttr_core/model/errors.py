@@ -111,6 +111,10 @@ class UnknownEditionError(TtrError, LookupError):
     """No installed edition has the requested id or alias."""
 
 
+class UnknownIdError(TtrError, LookupError):
+    """A track, ticket or city id that the ruleset's map does not have."""
+
+
 class RecordError(TtrError, ValueError):
     """A saved game record that is malformed or does not replay to the recorded events."""
 

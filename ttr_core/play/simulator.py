@@ -53,6 +53,7 @@ from ttr_core.rules import (
     tunnels,
     turn,
 )
+from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import Scoresheet, score_game
 from ttr_core.rules.table import (
     CHOOSE_CARDS,
@@ -186,6 +187,7 @@ class Simulator:
     ) -> None:
         """A simulator before the deal, or with ``copy_of`` a copy of that simulator
         (prefer :meth:`new`, :meth:`from_state` and :meth:`clone`)."""
+        ix = index_of(rs)
         self._table: Table = Table(
             rs, len(names), copy_of=None if copy_of is None else copy_of._table
         )
@@ -199,7 +201,7 @@ class Simulator:
         if copy_of is not None and record:
             self._setup = copy_of._setup
             self._log = list(copy_of._log)
-        self._extras = rs.has_groups or rs.params.stations > 0
+        self._extras = ix.has_groups or rs.params.stations > 0
         """Whether turns may offer claims with card groups or stations."""
 
     # -- making one ----------------------------------------------------------------------
@@ -251,6 +253,7 @@ class Simulator:
         sim = cls(rs, names, record=record)
         sim._seed = given
         t = sim._table
+        ix = t.ix
         dealt: list[ev.Event] | None = [] if record or events is not None else None
         t.events = dealt
         t.chance = chance
@@ -258,20 +261,20 @@ class Simulator:
         t.rng = -1 if given is None else rng.seed_state(given)
         if dealt is not None:
             dealt.append(ev.GameStarted(players=n, start_player=start))
-        t.deck = piles.shuffle(t, "train", "setup", rs.train_deck)
+        t.deck = piles.shuffle(t, "train", "setup", ix.train_deck)
         ticket_order = piles.shuffle(
-            t, "tickets", "setup", [rs.ticket_ids[i] for i in rs.regular_tickets]
+            t, "tickets", "setup", [ix.ticket_ids[i] for i in ix.regular_tickets]
         )
         long_order: tuple[int, ...] = ()
         if rs.params.opening_tickets.long:
             long_order = piles.shuffle(
-                t, "tickets", "setup_long", [rs.ticket_ids[i] for i in rs.long_tickets]
+                t, "tickets", "setup_long", [ix.ticket_ids[i] for i in ix.long_tickets]
             )
         piles.deal_hands(t)
         for p in range(n):
             payment_counts.recount_hand(t, p)
         piles.refill(t)
-        index = rs.ticket_index
+        index = ix.ticket_index
         t.ticket_deck = tuple(index[x] for x in ticket_order)
         tickets.deal_opening(t, tuple(index[x] for x in long_order))
         t.events = None
@@ -427,7 +430,7 @@ class Simulator:
 
     def _list_extras(self, t: Table, n: int) -> int:
         """Add the claims with card groups and the stations to a turn's count ``n``."""
-        self._groups = groups = card_groups.count_group_claims(t) if t.rs.has_groups else 0
+        self._groups = groups = card_groups.count_group_claims(t) if t.ix.has_groups else 0
         n += groups
         if t.stations[t.current] > 0:
             self._cities, self._station_pay = stations.choices(t)
@@ -512,7 +515,7 @@ class Simulator:
         if kind == _CLAIM:
             r, cards = claims.claim_at(t, a)
             self._built_route = r
-            return ClaimRoute(route=t.rs.route_ids[r], cards=cards)
+            return ClaimRoute(route=t.ix.route_ids[r], cards=cards)
         if kind == _FACE:
             return _TAKE[a]
         if kind == _BLIND_DRAW:
@@ -525,9 +528,9 @@ class Simulator:
             return self._list[a]
         if kind == _GROUP_CLAIM:
             r, groups = card_groups.group_claim_at(t, a)
-            return ClaimWithGroups(route=t.rs.route_ids[r], groups=groups)
+            return ClaimWithGroups(route=t.ix.route_ids[r], groups=groups)
         if kind == _STATION:
-            return BuildStation(city=t.rs.city_ids[self._cities[a]], cards=self._station_pay[b])
+            return BuildStation(city=t.ix.city_ids[self._cities[a]], cards=self._station_pay[b])
         return _PASS
 
     # -- applying ------------------------------------------------------------------------

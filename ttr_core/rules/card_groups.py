@@ -26,7 +26,7 @@ from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.model.state import CardChoice
 from ttr_core.rules.claims import blocked_in, complete_claim, open_to, track_error
-from ttr_core.rules.index import GroupShape
+from ttr_core.rules.index import GroupShape, index_of, memos_of
 from ttr_core.rules.payments import (
     fits,
     is_counts,
@@ -97,14 +97,15 @@ def group_options_per_class(rs: Ruleset, hand: tuple[int, ...]) -> tuple[tuple[i
     locomotives, and its cards of the colour (for a gray track, of the colour held most,
     since more cards of the colour never hurt); results are memoised on those.
     """
-    memo = rs.group_option_memo
+    ix = index_of(rs)
+    memo = memos_of(rs).group_option_memo
     size, locos, top = sum(hand), hand[LOCO], max(hand[:LOCO])
     out = []
-    for k, color in zip(rs.group_classes, rs.group_class_colors, strict=True):
+    for k, color in zip(ix.group_classes, ix.group_class_colors, strict=True):
         key = (k, size, locos, top if color == GRAY else hand[color])
         found = memo.get(key)
         if found is None:
-            found = memo[key] = group_options(rs.group_shapes[k], hand)
+            found = memo[key] = group_options(ix.group_shapes[k], hand)
         out.append(found)
     return tuple(out)
 
@@ -143,7 +144,8 @@ def claim_actions(rs: Ruleset, route: int, cards: tuple[int, ...]) -> list[Actio
 
     :raises IllegalActionError: no such track, or ``cards`` cannot pay for it.
     """
-    r = rs.route_index.get(route, -1) if type(route) is int else -1
+    ix = index_of(rs)
+    r = ix.route_index.get(route, -1) if type(route) is int else -1
     if r < 0:
         raise IllegalActionError("CLAIM-1", f"there is no track with id {quote(route)}")
     why = payment_error(rs, r, cards)
@@ -166,7 +168,7 @@ def _options(t: Table) -> tuple[tuple[int, ...], ...]:
     rs = t.rs
     hand = t.hand(t.current)
     key = bytes(hand)
-    cache = rs.group_options_by_hand
+    cache = memos_of(rs).group_options_by_hand
     options = cache.get(key)
     if options is None:
         if len(cache) >= 200_000:
@@ -177,33 +179,33 @@ def _options(t: Table) -> tuple[tuple[int, ...], ...]:
 
 def _sizes(t: Table) -> list[int]:
     """Per group class, how many of its tracks the current seat may claim now."""
-    rs = t.rs
+    ix = t.ix
     p = t.current
     trains = t.trains[p]
     return [
-        t.free_count[k] - blocked_in(t, p, k) if rs.class_len[k] <= trains else 0
-        for k in rs.group_classes
+        t.free_count[k] - blocked_in(t, p, k) if ix.class_len[k] <= trains else 0
+        for k in ix.group_classes
     ]
 
 
 def count_group_claims(t: Table) -> int:
     """How many claims with groups of any cards (track, number of groups) are legal now."""
-    if not t.rs.has_groups:
+    if not t.ix.has_groups:
         return 0
     return sum(n * len(opts) for n, opts in zip(_sizes(t), _options(t), strict=True))
 
 
 def group_claim_at(t: Table, i: int) -> tuple[int, int]:
     """The ``i``-th legal claim with groups as (track index, number of groups)."""
-    rs = t.rs
+    ix = t.ix
     p = t.current
-    for k, opts, n in zip(rs.group_classes, _options(t), _sizes(t), strict=True):
+    for k, opts, n in zip(ix.group_classes, _options(t), _sizes(t), strict=True):
         span = n * len(opts)
         if i >= span:
             i -= span
             continue
         pick, j = divmod(i, len(opts))
-        for r in rs.class_routes[k]:
+        for r in ix.class_routes[k]:
             if open_to(t, r, p):
                 if not pick:
                     return r, opts[j]
@@ -222,6 +224,7 @@ def group_claim_error(
     if why is not None:
         return r, why
     rs = t.rs
+    ix = t.ix
     shape = route_shape(rs, r)
     if not shape.size:
         return r, ("GROUP-1", f"{rs.route_name(r)} cannot be paid with groups of any cards")
@@ -231,7 +234,7 @@ def group_claim_error(
             f"a payment for {rs.route_name(r)} holds 1 to {max_groups(shape)} groups, "
             f"not {quote(groups)}",
         )
-    position = rs.group_class_position[rs.class_of[r]]
+    position = ix.group_class_position[ix.class_of[r]]
     if groups not in _options(t)[position]:
         return r, (
             "GROUP-2",
@@ -254,7 +257,7 @@ def start_group_claim(t: Table, r: int, groups: int) -> None:
     if t.events is not None:
         t.events.append(
             ev.GroupClaimStarted(
-                player=t.current, route=t.rs.route_ids[r], groups=groups, size=size
+                player=t.current, route=t.ix.route_ids[r], groups=groups, size=size
             )
         )
     t.phase = CHOOSE_CARDS

@@ -1,12 +1,12 @@
 """Claiming a track: who may claim it, which payments are listed, and what a claim does.
 
 What pays for a track is :func:`~ttr_core.rules.payments.payment_error` (CLAIM-1 to
-CLAIM-4, FERRY-2). Who may claim it is the double-route rule :func:`parallel_rule`
-(DOUBLE-1, DOUBLE-2) plus an unclaimed track (CLAIM-8) and enough trains (CLAIM-7). The
-table keeps what that rule implies current as tracks are claimed (its free tracks per
-route class and each seat's blocked parallels); :func:`free_tracks`,
-:func:`blocked_tracks` and :func:`open_tracks` work the same out from the track owners
-alone, for positions built from other sources.
+CLAIM-4, FERRY-2). Who may claim it is the double-route rule
+:func:`~ttr_core.rules.double_routes.parallel_rule` (DOUBLE-1, DOUBLE-2) plus an
+unclaimed track (CLAIM-8) and enough trains (CLAIM-7). The table keeps what that rule
+implies current as tracks are claimed (its free tracks per route class and each seat's
+blocked parallels), as :mod:`ttr_core.rules.double_routes` works them out from the
+track owners when a state is loaded.
 
 Listing claims walks each route colour's classes from the shortest and stops at the
 first one the player cannot pay for (its length is more than the colour's cards plus
@@ -22,12 +22,14 @@ locomotives first, then each colour in card order, the most coloured cards first
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ttr_core.model import events as ev
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS, describe
 from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.rules import piles
+from ttr_core.rules.double_routes import OWN_PARALLEL, parallel_rule
+from ttr_core.rules.index import index_of
 from ttr_core.rules.payment_counts import claim_tables, pay_cards
 from ttr_core.rules.payments import fits, is_counts, payment_error, route_shape
 from ttr_core.rules.table import TURN, Table
@@ -37,83 +39,6 @@ if TYPE_CHECKING:
     from ttr_core.rules.payment_counts import ClaimTables
     from ttr_core.ruleset.ruleset import Ruleset
 
-OWN_PARALLEL: Final = "DOUBLE-1"
-""":func:`parallel_rule`: the seat owns the parallel track."""
-CLOSED_PARALLEL: Final = "DOUBLE-2"
-""":func:`parallel_rule`: another seat owns the parallel track, and with this few players
-that closes it for everyone."""
-
-
-# -- double routes, from the track owners ------------------------------------------------
-
-
-def parallel_rule(rs: Ruleset, owners: Sequence[int], r: int, seat: int, players: int) -> str:
-    """The double-route rule that keeps ``seat`` from claiming the unclaimed track ``r``.
-
-    :data:`OWN_PARALLEL` (DOUBLE-1) if ``seat`` owns the parallel track: no seat takes
-    both tracks of a double route. :data:`CLOSED_PARALLEL` (DOUBLE-2) if another seat
-    owns it and fewer than ``rs.double_open_min`` players play: then a claimed track
-    closes its parallel for everyone. An empty string if neither rule applies. A
-    ``seat`` of -1 asks for everyone: only a closed track is refused.
-    """
-    return _parallel(rs.route_twin, owners, r, seat, players < rs.double_open_min)
-
-
-def _parallel(twins: Sequence[int], owners: Sequence[int], r: int, seat: int, few: bool) -> str:
-    """:func:`parallel_rule` with the parallel tracks ``twins`` and whether the game has
-    ``few`` players read once, for the callers that ask about every track."""
-    twin = twins[r]
-    if twin < 0:
-        return ""
-    owner = owners[twin]
-    if owner < 0:
-        return ""
-    if owner == seat:
-        return OWN_PARALLEL
-    return CLOSED_PARALLEL if few else ""
-
-
-def free_tracks(rs: Ruleset, owners: Sequence[int], players: int) -> tuple[tuple[int, ...], ...]:
-    """Per route class, its tracks that are unclaimed and not closed (DOUBLE-2), in map
-    order: what :attr:`~ttr_core.model.state.GameState.free` holds for these owners."""
-    twins, few = rs.route_twin, players < rs.double_open_min
-    return tuple(
-        tuple([r for r in routes if owners[r] < 0 and not _parallel(twins, owners, r, -1, few)])
-        for routes in rs.class_routes
-    )
-
-
-def blocked_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
-    """The free tracks ``seat`` may not claim because it owns their parallel (DOUBLE-1),
-    ordered as its own tracks are in the map: the tracks its
-    :attr:`~ttr_core.model.state.PlayerState.blocked` holds for these owners (a game
-    lists them in the order they were claimed)."""
-    twins, few = rs.route_twin, players < rs.double_open_min
-    return tuple(
-        [
-            twins[r]
-            for r, owner in enumerate(owners)
-            if owner == seat
-            and twins[r] >= 0
-            and owners[twins[r]] < 0
-            and not _parallel(twins, owners, twins[r], -1, few)
-        ]
-    )
-
-
-def open_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
-    """The tracks ``seat`` may claim as far as owners go (trains and cards aside), in map
-    order: unclaimed, and kept from it by no double-route rule (:func:`parallel_rule`)."""
-    twins, few = rs.route_twin, players < rs.double_open_min
-    return tuple(
-        [
-            r
-            for r, owner in enumerate(owners)
-            if owner < 0 and (twins[r] < 0 or not _parallel(twins, owners, r, seat, few))
-        ]
-    )
-
-
 # -- who may claim a track, on the table -------------------------------------------------
 
 
@@ -122,22 +47,23 @@ def blocked_in(t: Table, p: int, k: int) -> int:
     blocked = t.blocked[p]
     if not blocked:
         return 0
-    class_of = t.rs.class_of
+    class_of = t.ix.class_of
     return sum(1 for b in blocked if class_of[b] == k)
 
 
 def open_to(t: Table, r: int, p: int) -> bool:
     """Whether seat ``p`` may claim track ``r`` as far as owners go (trains aside): it is
     free (unclaimed and not closed) and not the parallel of one of ``p``'s tracks."""
-    return r in t.free[t.rs.class_of[r]] and r not in t.blocked[p]
+    return r in t.free[t.ix.class_of[r]] and r not in t.blocked[p]
 
 
 def track_error(t: Table, route: object) -> tuple[int, tuple[str, str] | None]:
     """The index of track id ``route`` and why the current seat may not claim it now."""
     rs = t.rs
+    ix = t.ix
     if t.phase != TURN:
         return -1, ("TURN-1", "a route can only be claimed as the turn's action")
-    r = rs.route_index.get(route, -1) if type(route) is int else -1
+    r = ix.route_index.get(route, -1) if type(route) is int else -1
     if r < 0:
         return -1, ("CLAIM-1", f"there is no track with id {quote(route)}")
     p = t.current
@@ -149,13 +75,13 @@ def track_error(t: Table, route: object) -> tuple[int, tuple[str, str] | None]:
         return r, (
             "DOUBLE-2",
             f"{rs.route_name(r)} is closed: its parallel track is claimed and fewer than "
-            f"{rs.double_open_min} players are playing",
+            f"{ix.double_open_min} players are playing",
         )
     trains = t.trains[p]
-    if trains < rs.route_len[r]:
+    if trains < ix.route_len[r]:
         return r, (
             "CLAIM-7",
-            f"{rs.route_name(r)} needs {rs.route_len[r]} trains, you have {trains}",
+            f"{rs.route_name(r)} needs {ix.route_len[r]} trains, you have {trains}",
         )
     return r, None
 
@@ -240,7 +166,7 @@ def count_claims(t: Table) -> int:
         total += n
     if t.blocked[p]:
         pb = p * tab.classes
-        class_of = t.rs.class_of
+        class_of = t.ix.class_of
         for b in t.blocked[p]:
             total -= t.pay_count[pb + class_of[b]]
     return total
@@ -313,10 +239,11 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
 def track_payments(rs: Ruleset, r: int, hand: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """The payments without groups of track ``r`` that ``hand`` (nine counts) holds, in
     listing order; owners and trains aside."""
+    ix = index_of(rs)
     locos = hand[LOCO]
     return tuple(
         cards
-        for c, n, nl, cards in claim_tables(rs).payments[rs.class_of[r]]
+        for c, n, nl, cards in claim_tables(rs).payments[ix.class_of[r]]
         if nl <= locos and (c < 0 or n <= hand[c])
     )
 
@@ -336,7 +263,7 @@ def _payment_at(tab: ClaimTables, k: int, hands: list[int], base: int, j: int) -
 
 def _close(t: Table, r: int) -> None:
     """Take track ``r`` out of its class's free tracks (if it is there)."""
-    k = t.rs.class_of[r]
+    k = t.ix.class_of[r]
     routes = t.free[k]
     if r in routes:
         i = routes.index(r)
@@ -352,6 +279,7 @@ def _close(t: Table, r: int) -> None:
 def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int, ...]) -> None:
     """Pay, place the trains, score, and close the parallel track as the rules say."""
     rs = t.rs
+    ix = t.ix
     p = t.current
     pay_cards(t, p, cards)
     piles.to_discard(t, cards)
@@ -361,7 +289,7 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
     owners[r] = p
     t.owners_changed()
     _close(t, r)
-    twin = rs.route_twin[r]
+    twin = ix.route_twin[r]
     if twin >= 0:
         q = owners[twin]
         if q < 0:
@@ -377,12 +305,12 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
                 i = kept.index(r)
                 t.blocked[q] = kept[:i] + kept[i + 1 :]
                 t.seat_changed(q)
-    points = rs.route_points[r]
+    points = ix.route_points[r]
     if t.events is not None:
         t.events.append(
-            ev.RouteClaimed(player=p, route=rs.route_ids[r], cards=cards, points=points)
+            ev.RouteClaimed(player=p, route=ix.route_ids[r], cards=cards, points=points)
         )
-    t.trains[p] -= rs.route_len[r]
+    t.trains[p] -= ix.route_len[r]
     t.seat_changed(p)
     t.score_track[p] += points
     piles.refill(t)

@@ -26,7 +26,7 @@ def face_up_choices(t: Table) -> tuple[int, ...]:
     if t.phase == TURN:
         return t.faceup
     if t.phase == SECOND_CARD:
-        if t.rs.face_up_loco_whole_draw and LOCO in t.faceup:
+        if t.ix.face_up_loco_whole_draw and LOCO in t.faceup:
             return tuple(c for c in t.faceup if c != LOCO)
         return t.faceup
     return ()
@@ -63,7 +63,7 @@ def take_face_up(t: Table, card: int) -> None:
         t.events.append(ev.FaceUpTaken(player=t.current, slot=slot, card=card))
     piles.refill(t)
     gain_card(t, t.current, card)
-    if card == LOCO and t.rs.face_up_loco_whole_draw:
+    if card == LOCO and t.ix.face_up_loco_whole_draw:
         end_turn(t)
     else:
         _second_card(t)
@@ -93,7 +93,7 @@ def _second_card(t: Table) -> None:
 
 def _face_up_second(t: Table) -> bool:
     """Whether the display offers a card that may be taken second."""
-    restricted = t.rs.face_up_loco_whole_draw
+    restricted = t.ix.face_up_loco_whole_draw
     return any(c >= 0 and not (restricted and c == LOCO) for c in t.display)
 
 

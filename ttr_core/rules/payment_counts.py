@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
 from ttr_core.model.native import is_compiled
+from ttr_core.rules.index import index_of, memos_of
 from ttr_core.rules.payments import payment_error
 
 if TYPE_CHECKING:
@@ -59,18 +60,19 @@ class ClaimTables:
     def __init__(self, rs: Ruleset, like: ClaimTables | None = None) -> None:
         """The tables of ``rs``; with ``like``, built for the same route classes, its
         tables are shared and only the memos keyed by hands start empty."""
+        ix = index_of(rs)
         if like is None:
-            top = rs.max_route_length
+            top = ix.max_route_length
             size = top + 1
             self.top = top
             self.size = size
-            self.classes = len(rs.class_keys)
-            self.class_len: list[int] = [key.length for key in rs.class_keys]
-            self.class_color: list[int] = [key.color for key in rs.class_keys]
+            self.classes = len(ix.class_keys)
+            self.class_len: list[int] = [key.length for key in ix.class_keys]
+            self.class_color: list[int] = [key.color for key in ix.class_keys]
             self.payments: list[list[tuple[int, int, int, tuple[int, ...]]]] = []
             part: list[list[list[int]]] = []
             only: list[list[int]] = []
-            for k, routes in enumerate(rs.class_routes):
+            for k, routes in enumerate(ix.class_routes):
                 length = self.class_len[k]
                 found: list[tuple[int, int, int, tuple[int, ...]]] = []
                 candidates = [(-1, 0)] + [(c, n) for c in range(LOCO) for n in range(length, 0, -1)]
@@ -123,7 +125,7 @@ class ClaimTables:
                 place = 1
                 for k in range(self.start[c], self.start[c + 1]):
                     self.weight[k] = place
-                    place *= len(rs.class_routes[k]) + 1
+                    place *= len(ix.class_routes[k]) + 1
             self.block_of: list[int] = [self.class_color[k] for k in range(self.classes)]
             self.block_rows: dict[int, list[int]] = {}
             """Per (signature, colour), the colour's claim counts by hand (see ``block_row``)."""
@@ -232,15 +234,17 @@ def claim_tables(rs: Ruleset) -> ClaimTables:
     ruleset object's own, so a ruleset given to a bot holds no hand the bot has not seen
     (see ``Ruleset.private_copy``).
     """
-    tables: ClaimTables | None = rs.claim_tables
+    memos = memos_of(rs)
+    tables: ClaimTables | None = memos.claim_tables
     if tables is None:
-        key = (rs.class_keys, rs.max_route_length)
+        ix = index_of(rs)
+        key = (ix.class_keys, ix.max_route_length)
         shared = _BUILT.get(key)
         if shared is None:
             if len(_BUILT) >= MAX_SHARED_TABLES:
                 _BUILT.clear()
             shared = _BUILT[key] = ClaimTables(rs)
-        tables = rs.claim_tables = ClaimTables(rs, shared)
+        tables = memos.claim_tables = ClaimTables(rs, shared)
     return tables
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeGuard
 
 from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
+from ttr_core.rules.index import index_of
 
 if TYPE_CHECKING:
     from ttr_core.rules.index import GroupShape
@@ -42,7 +43,8 @@ def is_counts(cards: object) -> TypeGuard[tuple[int, ...]]:
 
 def payment_error(rs: Ruleset, r: int, cards: object) -> tuple[str, str] | None:
     """Why ``cards`` cannot pay for track ``r``, as ``(rule id, message)``; None if they can."""
-    length = rs.route_len[r]
+    ix = index_of(rs)
+    length = ix.route_len[r]
     if not is_counts(cards):
         return "CLAIM-1", "a payment is a tuple of nine card counts"
     if sum(cards) != length:
@@ -51,7 +53,7 @@ def payment_error(rs: Ruleset, r: int, cards: object) -> tuple[str, str] | None:
     used = LOCO - colored.count(0)
     if used > 1:
         return "CLAIM-4", "a payment may not mix colours"
-    route_color = rs.route_color[r]
+    route_color = ix.route_color[r]
     if used and route_color != GRAY and not colored[route_color]:
         paid = colored.index(max(colored))
         return (
@@ -59,9 +61,9 @@ def payment_error(rs: Ruleset, r: int, cards: object) -> tuple[str, str] | None:
             f"the track is {CARD_NAMES[route_color]} but {CARD_NAMES[paid]} cards were paid",
         )
     locos = cards[LOCO]
-    if locos and not rs.route_locos_ok[r]:
+    if locos and not ix.route_locos_ok[r]:
         return "CLAIM-3", "locomotives cannot be played on this track in this edition"
-    ferry = rs.route_ferry[r]
+    ferry = ix.route_ferry[r]
     if locos < ferry:
         return "FERRY-2", f"the ferry needs at least {ferry} locomotives"
     return None
@@ -72,7 +74,8 @@ def payment_error(rs: Ruleset, r: int, cards: object) -> tuple[str, str] | None:
 
 def route_shape(rs: Ruleset, r: int) -> GroupShape:
     """The group shape of track index ``r`` (group size 0 if it takes no groups)."""
-    return rs.group_shapes[rs.class_of[r]]
+    ix = index_of(rs)
+    return ix.group_shapes[ix.class_of[r]]
 
 
 def payment_size(shape: GroupShape, groups: int) -> int:

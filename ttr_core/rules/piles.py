@@ -17,6 +17,7 @@ from ttr_core.model import rng
 from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError
 from ttr_core.model.native import is_compiled
+from ttr_core.rules.index import index_of
 from ttr_core.rules.table import Table
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def unseen_cards(
     display, where -1 is an empty slot, and a tunnel's turned-over cards). They are in the
     deck and in the other players' hands. A count is negative only for cards no game can
     show."""
-    unseen = list(rs.deck_counts)
+    ix = index_of(rs)
+    unseen = list(ix.deck_counts)
     for k in range(NUM_KINDS):
         unseen[k] -= hand[k] + discard[k]
     for c in shown:
@@ -134,7 +136,8 @@ def _refill(t: Table) -> None:
     a card (FLUSH-4).
     """
     rs = t.rs
-    flush_at = rs.flush_at
+    ix = t.ix
+    flush_at = ix.flush_at
     repeats = 0
     display = t.display
     events = t.events

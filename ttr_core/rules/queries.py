@@ -29,8 +29,9 @@ from attrs import frozen
 
 from ttr_core.model.errors import SetupError
 from ttr_core.model.state import GameState
-from ttr_core.rules import claims, piles
+from ttr_core.rules import claims, double_routes, piles
 from ttr_core.rules.card_groups import group_options
+from ttr_core.rules.index import index_of
 from ttr_core.rules.network import PlayerNetwork
 from ttr_core.rules.payments import is_counts, route_shape
 from ttr_core.rules.payments import max_groups as _max_groups
@@ -76,13 +77,13 @@ def open_tracks(rs: Ruleset, position: StateOrView, seat: int) -> tuple[int, ...
     :raises SetupError: ``seat`` is not a seat of the game.
     """
     players = len(position.players)
-    return claims.open_tracks(rs, position.owners, require_seat(seat, players), players)
+    return double_routes.open_tracks(rs, position.owners, require_seat(seat, players), players)
 
 
 def open_tracks_for(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
     """:func:`open_tracks` from the track owners alone (a seat or -1 per track, as
     ``GameState.owners``) in a game of ``players`` players."""
-    return claims.open_tracks(rs, owners, seat, players)
+    return double_routes.open_tracks(rs, owners, seat, players)
 
 
 # -- what a track costs ------------------------------------------------------------------------
@@ -174,12 +175,13 @@ def ticket_results(rs: Ruleset, position: StateOrView, seat: int) -> tuple[Ticke
 
     :raises SetupError: ``seat`` is not a seat of the game, or a view's other seat.
     """
+    ix = index_of(rs)
     n = len(position.players)
     seat = require_seat(seat, n)
     if isinstance(position, GameState):
         tickets = position.players[seat].tickets
     elif seat == position.seat:
-        tickets = tuple(rs.ticket_index[t] for t in position.tickets)
+        tickets = tuple(ix.ticket_index[t] for t in position.tickets)
     else:
         raise SetupError(
             f"a view shows the tickets of seat {position.seat} only, not of seat {seat}"

@@ -61,7 +61,7 @@ def _payments(t: Table, seat: int) -> list[tuple[int, ...]]:
     """``station_payments`` for ``seat``'s next station, memoised per ruleset."""
     price = cost(t, seat)
     key = (price, bytes(min(n, price) for n in t.hand(seat)))
-    cache = t.rs.station_payment_cache
+    cache = t.memos.station_payment_cache
     found = cache.get(key)
     if found is None:
         if len(cache) >= 200_000:
@@ -91,15 +91,16 @@ def choices(t: Table) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
 def check_build(t: Table, city: object, cards: object) -> int:
     """The city index of a listed station; raise :class:`IllegalActionError` otherwise."""
     rs = t.rs
+    ix = t.ix
     if not rs.params.stations:
         raise IllegalActionError("STATION-1", f"{rs.id} has no stations")
     if t.phase != TURN:
         raise IllegalActionError("TURN-1", "a station can only be built as the turn's action")
-    c = rs.city_index.get(city, -1) if type(city) is str else -1
+    c = ix.city_index.get(city, -1) if type(city) is str else -1
     if c < 0:
         raise IllegalActionError("STATION-1", f"there is no city {quote(city)}")
     if t.station_owners[c] >= 0:
-        raise IllegalActionError("STATION-2", f"{rs.city_ids[c]} already has a station")
+        raise IllegalActionError("STATION-2", f"{ix.city_ids[c]} already has a station")
     p = t.current
     if t.stations[p] <= 0:
         raise IllegalActionError("STATION-3", "you have no stations left")
@@ -120,7 +121,7 @@ def build(t: Table, c: int, cards: tuple[int, ...]) -> None:
     t.station_owners[c] = p
     t.owners_changed()
     if t.events is not None:
-        t.events.append(ev.StationBuilt(player=p, city=t.rs.city_ids[c], cards=cards))
+        t.events.append(ev.StationBuilt(player=p, city=t.ix.city_ids[c], cards=cards))
     piles.refill(t)
     t.stations[p] -= 1
     t.seat_changed(p)

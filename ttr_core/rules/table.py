@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 from ttr_core.model.actions import Action
 from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
+from ttr_core.rules.double_routes import blocked_tracks, free_tracks
+from ttr_core.rules.index import RulesetIndex, RulesetMemos, index_of, memos_of
 from ttr_core.rules.payment_counts import claim_tables, recount_hand
 
 if TYPE_CHECKING:
@@ -68,6 +70,8 @@ class Field(NamedTuple):
 
 FIELDS: Final = (
     Field("rs", "fixed"),
+    Field("ix", "fixed"),
+    Field("memos", "fixed"),
     Field("players", "fixed"),
     Field("events", "own"),
     Field("chance", "own"),
@@ -127,6 +131,10 @@ class Table:
         """A table at the start of a game, or with ``copy_of`` (a table of the same
         ruleset and seats) a copy of that one."""
         self.rs = rs
+        self.ix: RulesetIndex = index_of(rs)
+        """The ruleset's index tables, read by the mechanics."""
+        self.memos: RulesetMemos = memos_of(rs)
+        """The ruleset's memos, filled by the mechanics as hands are listed."""
         self.players = players
         self.events: list[ev.Event] | None = None
         """Where the mechanics append events; None when nothing is recorded."""
@@ -137,7 +145,8 @@ class Table:
         if copy_of is not None:
             copy_of.copy_into(self)
             return
-        k = len(rs.class_keys)
+        ix = self.ix
+        k = len(ix.class_keys)
         self.phase = OPENING_TICKETS
         self.current = 0
         self.start_player = 0
@@ -163,10 +172,10 @@ class Table:
         self.ticket_deck: tuple[int, ...] = ()
         self.pending: tuple[int, ...] = ()
         self.offers: tuple[tuple[int, ...], ...] = ()
-        self.owners: list[int] = [FREE] * len(rs.routes)
-        self.free: list[tuple[int, ...]] = list(rs.class_routes)
+        self.owners: list[int] = [FREE] * len(ix.routes)
+        self.free: list[tuple[int, ...]] = list(ix.class_routes)
         """Per route class, its tracks that are unclaimed and not closed, in map order."""
-        self.free_count: list[int] = [len(routes) for routes in rs.class_routes]
+        self.free_count: list[int] = [len(routes) for routes in ix.class_routes]
         self.pay_count: list[int] = [0] * (players * k)
         """Per seat and route class, the payments the seat's hand affords."""
         self.gray_id: list[int] = [0] * players
@@ -176,7 +185,7 @@ class Table:
         self.block_counts: list[list[int]] = []
         """Per card colour, its claim counts by hand for its free tracks (``block_row``)."""
         self._sign()
-        self.station_owners: list[int] = [-1] * len(rs.city_ids) if rs.params.stations else []
+        self.station_owners: list[int] = [-1] * len(ix.city_ids) if rs.params.stations else []
         self.tunnel: TunnelAttempt | None = None
         """The tunnel claim waiting for its extra cards (phase ``TUNNEL``)."""
         self.choice: CardChoice | None = None
@@ -319,8 +328,12 @@ class Table:
         return state
 
     def load(self, state: GameState) -> None:
-        """Set this table (built for the state's ruleset and seats) to ``state``; until it
-        changes, :meth:`snapshot` gives back ``state`` itself."""
+        """Set this table (built for the state's ruleset and seats) to ``state``.
+
+        The free tracks and each seat's blocked tracks are worked out from the owners by
+        the double-route rules (:mod:`ttr_core.rules.double_routes`), whatever the state
+        says. Until the table changes, :meth:`snapshot` gives back ``state`` itself if it
+        agrees with them, else a state that differs from it only there."""
         n = self.players
         seats = state.players
         self.phase = int(state.phase)
@@ -339,7 +352,6 @@ class Table:
         self.score_track = [p.score for p in seats]
         self.stations = [p.stations for p in seats]
         self.tickets = [p.tickets for p in seats]
-        self.blocked = [p.blocked for p in seats]
         self.deck = state.deck
         self.deck_pos = state.deck_pos
         self.discard = list(state.discard)
@@ -350,9 +362,14 @@ class Table:
         self.pending = state.pending_tickets
         self.offers = state.offers
         self.owners = list(state.owners)
-        self.free = list(state.free)
-        self.free_count = [len(routes) for routes in state.free]
-        self.pay_count = [0] * (n * len(self.rs.class_keys))
+        # The double-route rules decide the free and blocked tracks; a state's own lists
+        # are kept when they agree, since a game lists blocked tracks in claim order.
+        free = free_tracks(self.rs, state.owners, n)
+        blocked = [_blocked_as_given(self.rs, state, p) for p in range(n)]
+        self.blocked = blocked
+        self.free = list(free)
+        self.free_count = [len(routes) for routes in free]
+        self.pay_count = [0] * (n * len(self.ix.class_keys))
         self.gray_id = [0] * n
         for p in range(n):
             recount_hand(self, p)
@@ -361,11 +378,22 @@ class Table:
         self.tunnel = state.tunnel
         self.choice = state.choice
         self.version += 1
-        self._snap = state
-        self._snap_version = self.version
+        agrees = free == state.free and all(
+            b is p.blocked for b, p in zip(blocked, seats, strict=True)
+        )
+        self._snap = state if agrees else None
+        self._snap_version = self.version if agrees else -1
         self._snap_players = [None] * n
         self._snap_seats = None
         self._snap_owners = None
+
+
+def _blocked_as_given(rs: Ruleset, state: GameState, seat: int) -> tuple[int, ...]:
+    """The tracks ``seat`` may not claim as parallels of its own in ``state``: as the
+    state lists them if that is the same set, else in map order."""
+    given = state.players[seat].blocked
+    derived = blocked_tracks(rs, state.owners, seat, len(state.players))
+    return given if sorted(given) == sorted(derived) else derived
 
 
 Check = Callable[[Table, Action], Callable[[], None]]

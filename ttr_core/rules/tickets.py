@@ -26,6 +26,7 @@ from ttr_core.rules.turn import end_turn, require_seat
 def deal_opening(t: Table, long_deck: tuple[int, ...]) -> None:
     """Deal every player's opening tickets, in seat order from the start player."""
     rs = t.rs
+    ix = t.ix
     deal = rs.params.opening_tickets
     n = t.players
     deck = t.ticket_deck
@@ -37,7 +38,7 @@ def deal_opening(t: Table, long_deck: tuple[int, ...]) -> None:
         deck = deck[regular:]
         if t.events is not None:
             t.events.append(
-                ev.TicketsDealt(player=seat, tickets=tuple(rs.ticket_ids[x] for x in offers[seat]))
+                ev.TicketsDealt(player=seat, tickets=tuple(ix.ticket_ids[x] for x in offers[seat]))
             )
     t.ticket_deck = deck
     t.offers = tuple(offers)
@@ -87,7 +88,7 @@ def draw(t: Table) -> None:
     t.ticket_deck = t.ticket_deck[n:]
     if t.events is not None:
         t.events.append(
-            ev.TicketsDealt(player=t.current, tickets=tuple(t.rs.ticket_ids[x] for x in drawn))
+            ev.TicketsDealt(player=t.current, tickets=tuple(t.ix.ticket_ids[x] for x in drawn))
         )
     t.phase = KEEP_TICKETS
     t.pending = drawn
@@ -116,7 +117,7 @@ def keep_choices(t: Table) -> list[tuple[int, ...]]:
 
 def keep_action(t: Table, kept: tuple[int, ...]) -> Action:
     """The ``KeepTickets`` action of a listed choice of ticket indices."""
-    ids = t.rs.ticket_ids
+    ids = t.ix.ticket_ids
     return KeepTickets(tickets=tuple(ids[x] for x in kept))
 
 
@@ -125,7 +126,7 @@ def check_keep(t: Table, tickets: object) -> tuple[int, ...]:
     if t.phase != OPENING_TICKETS and t.phase != KEEP_TICKETS:
         raise IllegalActionError("TICKET-1", "there are no drawn tickets to choose from")
     offer, need = _rule(t)
-    index = t.rs.ticket_index
+    index = t.ix.ticket_index
     if type(tickets) is not tuple or any(type(x) is not int for x in tickets):
         raise IllegalActionError("TICKET-1", f"unknown ticket in {quote(tickets)}")
     chosen = {index.get(x, -1) for x in tickets}
@@ -146,6 +147,7 @@ def check_keep(t: Table, tickets: object) -> tuple[int, ...]:
 def keep(t: Table, kept: tuple[int, ...]) -> None:
     """Keep these offered ticket indices (a listed choice); return or discard the rest."""
     rs = t.rs
+    ix = t.ix
     p = t.current
     offer, _ = _rule(t)
     deal = rs.params.opening_tickets if t.phase == OPENING_TICKETS else rs.params.ticket_draw
@@ -153,7 +155,7 @@ def keep(t: Table, kept: tuple[int, ...]) -> None:
     if deal.returned == "bottom":
         t.ticket_deck = t.ticket_deck + returned
     if t.events is not None:
-        ids = rs.ticket_ids
+        ids = ix.ticket_ids
         t.events.append(
             ev.TicketsKept(
                 player=p,

@@ -43,6 +43,7 @@ def tunnel_matching_kinds(paid: Sequence[int]) -> tuple[int, ...]:
 def reveal(t: Table, r: int, cards: tuple[int, ...]) -> None:
     """Turn over cards for a listed tunnel claim; claim at once if nothing matches."""
     rs = t.rs
+    ix = t.ix
     revealed: list[int] = []
     for _ in range(rs.params.tunnel_reveal):
         card = piles.draw(t)
@@ -55,7 +56,7 @@ def reveal(t: Table, r: int, cards: tuple[int, ...]) -> None:
     shown = tuple(revealed)
     if t.events is not None:
         t.events.append(
-            ev.TunnelRevealed(player=t.current, route=rs.route_ids[r], cards=shown, extra=extra)
+            ev.TunnelRevealed(player=t.current, route=ix.route_ids[r], cards=shown, extra=extra)
         )
     if extra == 0:
         complete_claim(t, r, cards, shown)
@@ -138,14 +139,14 @@ def withdraw(t: Table) -> None:
     for c in attempt.revealed:
         t.discard[c] += 1
     if t.events is not None:
-        t.events.append(ev.TunnelWithdrawn(player=t.current, route=t.rs.route_ids[attempt.route]))
+        t.events.append(ev.TunnelWithdrawn(player=t.current, route=t.ix.route_ids[attempt.route]))
     piles.refill(t)
     end_turn(t)
 
 
 def claim(t: Table, r: int, cards: tuple[int, ...]) -> None:
     """Claim listed track index ``r`` with ``cards``: a tunnel's reveal, else the claim."""
-    if t.rs.route_tunnel[r]:
+    if t.ix.route_tunnel[r]:
         reveal(t, r, cards)
     else:
         complete_claim(t, r, cards, ())
@@ -155,7 +156,7 @@ def _claim_checked(t: Table, action: Action) -> Callable[[], None]:
     assert isinstance(action, ClaimRoute)
     cards = action.cards
     r = claims.check_claim(t, action.route, cards)
-    if t.rs.route_tunnel[r]:
+    if t.ix.route_tunnel[r]:
         return lambda: reveal(t, r, cards)
     return lambda: complete_claim(t, r, cards, ())
 

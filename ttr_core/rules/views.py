@@ -16,6 +16,7 @@ from attrs import evolve, frozen
 from ttr_core.model import events as ev
 from ttr_core.model.errors import SetupError, quote
 from ttr_core.model.state import GameState, Phase
+from ttr_core.rules.index import index_of
 from ttr_core.rules.tickets import pending_for
 from ttr_core.rules.turn import require_seat
 
@@ -95,6 +96,7 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
     :raises SetupError: ``seat`` is not a seat of the game (not an ``int``, a ``bool``, or
         out of range).
     """
+    ix = index_of(rs)
     seat = require_seat(seat, len(state.players))
     me = state.players[seat]
     t = state.tunnel
@@ -105,8 +107,8 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
         phase=state.phase,
         current=state.current,
         hand=me.hand,
-        tickets=tuple(rs.ticket_ids[i] for i in me.tickets),
-        offered=tuple(rs.ticket_ids[i] for i in pending_for(state, seat)),
+        tickets=tuple(ix.ticket_ids[i] for i in me.tickets),
+        offered=tuple(ix.ticket_ids[i] for i in pending_for(state, seat)),
         display=state.display,
         deck_size=state.deck_size,
         discard=state.discard,
@@ -129,12 +131,12 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
         tunnel=None
         if t is None
         else TunnelView(
-            route=rs.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
+            route=ix.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
         ),
         choice=None
         if c is None
         else CardChoiceView(
-            route=rs.route_ids[c.route], groups=c.groups, size=c.size, chosen=c.chosen
+            route=ix.route_ids[c.route], groups=c.groups, size=c.size, chosen=c.chosen
         ),
     )
 

@@ -10,107 +10,19 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
-from ttr_core.model.errors import MapDataError, OptionError, quote
+from ttr_core.model.errors import MapDataError, OptionError, UnknownIdError, quote
 from ttr_core.model.mapdata import MapData, Parameters, validate_map
 from ttr_core.rules.index import RulesetIndex, RulesetMemos
 from ttr_core.ruleset.editions import find_edition
 from ttr_core.ruleset.metadata import EditionInfo, OptionSpec, options_doc
 from ttr_core.ruleset.plugins import Hooks
 
-if TYPE_CHECKING:
-    from ttr_core.model.mapdata import Ticket, Track
-    from ttr_core.rules.index import GroupShape, RouteClass
-    from ttr_core.rules.payment_counts import ClaimTables
 
-
-class _Transition:
-    """Transition, to be removed when the callers have moved to
-    :func:`~ttr_core.rules.index.index_of` and :func:`~ttr_core.rules.index.memos_of`:
-    the index tables and the memos, readable on the ruleset as they were before the
-    index was split off. This list is the only place they are named.
-
-    The index tables are copied onto each ruleset as plain attributes, since the
-    mechanics read them on the hot path and a property would cost a call each time;
-    the memos are properties of :class:`~ttr_core.rules.index.RulesetMemos`, writable
-    because the claim tables are stored on first use."""
-
-    city_ids: tuple[str, ...]
-    city_index: dict[str, int]
-    city_country: tuple[str | None, ...]
-    country_arrows: dict[str, tuple[int, ...]]
-    country_id: dict[str, str]
-    city_routes: tuple[tuple[int, ...], ...]
-    routes: tuple[Track, ...]
-    route_ids: tuple[int, ...]
-    route_index: dict[int, int]
-    route_a: tuple[int, ...]
-    route_b: tuple[int, ...]
-    route_len: tuple[int, ...]
-    route_color: tuple[int, ...]
-    route_ferry: tuple[int, ...]
-    route_tunnel: tuple[bool, ...]
-    route_points: tuple[int, ...]
-    route_twin: tuple[int, ...]
-    max_route_length: int
-    route_locos_ok: tuple[bool, ...]
-    route_group: tuple[int, ...]
-    route_group_covers_color: tuple[bool, ...]
-    has_groups: bool
-    has_tunnels: bool
-    class_of: tuple[int, ...]
-    class_keys: tuple[RouteClass, ...]
-    class_routes: tuple[tuple[int, ...], ...]
-    class_len: tuple[int, ...]
-    group_shapes: tuple[GroupShape, ...]
-    group_classes: tuple[int, ...]
-    group_class_colors: tuple[int, ...]
-    group_class_position: dict[int, int]
-    tickets: tuple[Ticket, ...]
-    ticket_ids: tuple[int, ...]
-    ticket_index: dict[int, int]
-    regular_tickets: tuple[int, ...]
-    long_tickets: tuple[int, ...]
-    train_deck: tuple[int, ...]
-    deck_counts: tuple[int, ...]
-    face_up_loco_whole_draw: bool
-    flush_at: int | None
-    double_open_min: int
-    # Memos.
-    claim_tables: ClaimTables | None
-    group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]]
-    group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]]
-    station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]]
-
-
-_FORWARDED_NAMES = tuple(_Transition.__annotations__)
-"""Transition: the names the ruleset forwards to its index or its memos."""
-
-_MEMO_NAMES = frozenset(attrs.fields_dict(RulesetMemos))
-"""The transition names that are memos (:class:`~ttr_core.rules.index.RulesetMemos`)."""
-
-_INDEX_NAMES = tuple(name for name in _FORWARDED_NAMES if name not in _MEMO_NAMES)
-"""The transition names that are index tables, copied onto each ruleset."""
-
-
-def _memo_property(name: str) -> property:
-    def get(rs: Ruleset) -> Any:
-        return getattr(rs._memos, name)
-
-    def put(rs: Ruleset, value: Any) -> None:
-        setattr(rs._memos, name, value)
-
-    return property(get, put, doc=f"Transition: ``memos_of(rs).{name}``.")
-
-
-for _name in _MEMO_NAMES:
-    setattr(_Transition, _name, _memo_property(_name))
-
-
-class Ruleset(_Transition):
+class Ruleset:
     """The compiled rules of one edition with options and extra plugins.
 
     Build one with :meth:`Ruleset.build` (or :func:`ttr_core.ruleset_for`). It never
@@ -172,7 +84,6 @@ class Ruleset(_Transition):
             _index=index,
             _memos=RulesetMemos(),
         )
-        vars(self).update({name: getattr(index, name) for name in _INDEX_NAMES})  # transition
 
     @classmethod
     def build(
@@ -201,9 +112,6 @@ class Ruleset(_Transition):
         return twin
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name in _MEMO_NAMES:  # transition: the claim tables are stored on first use
-            object.__setattr__(self, name, value)
-            return
         raise AttributeError(f"a Ruleset does not change after building; cannot set {name!r}")
 
     def __delattr__(self, name: str) -> None:
@@ -226,6 +134,39 @@ class Ruleset(_Transition):
             return (c,)
         country = index.country_id.get(name)
         return () if country is None else index.country_arrows[country]
+
+    def route_index_of(self, route_id: int) -> int:
+        """The index of the track with map id ``route_id``: its place in ``map.routes``,
+        in the state's ``owners`` and in every other list of tracks.
+
+        :raises UnknownIdError: the map has no track with that id.
+        """
+        r = self._index.route_index.get(route_id, -1) if type(route_id) is int else -1
+        if r < 0:
+            raise UnknownIdError(f"{self.info.id} has no track with id {quote(route_id)}")
+        return r
+
+    def ticket_index_of(self, ticket_id: int) -> int:
+        """The index of the ticket with map id ``ticket_id``: its place in ``map.tickets``,
+        and what a state's ticket lists hold.
+
+        :raises UnknownIdError: the map has no ticket with that id.
+        """
+        i = self._index.ticket_index.get(ticket_id, -1) if type(ticket_id) is int else -1
+        if i < 0:
+            raise UnknownIdError(f"{self.info.id} has no ticket with id {quote(ticket_id)}")
+        return i
+
+    def city_index_of(self, city: str) -> int:
+        """The index of a city, named by id or alias: its place in ``map.cities`` and in a
+        state's ``station_owners``.
+
+        :raises UnknownIdError: the map has no city of that name.
+        """
+        c = self._index.city_index.get(city, -1) if type(city) is str else -1
+        if c < 0:
+            raise UnknownIdError(f"{self.info.id} has no city {quote(city)}")
+        return c
 
     def route_name(self, r: int) -> str:
         """A readable name of the track with index ``r``, e.g. ``Denver-Omaha (track 40)``."""

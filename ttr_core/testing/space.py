@@ -33,7 +33,7 @@ from ttr_core.model.actions import (
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
 from ttr_core.model.state import GameState
 from ttr_core.play.legal import LegalActions
-from ttr_core.rules.claims import parallel_rule
+from ttr_core.rules.double_routes import parallel_rule
 from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerPosition, Position
 from ttr_core.rules.tickets import pending_for

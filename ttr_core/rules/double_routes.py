@@ -1,0 +1,94 @@
+"""Double routes (DOUBLE-1, DOUBLE-2): who may claim a track whose parallel is claimed.
+
+Everything here is worked out from the track owners alone (a seat or -1 per track), so
+it holds for any position: a table's free and blocked tracks are set from
+:func:`free_tracks` and :func:`blocked_tracks` when a state is loaded, and kept current
+by the claims as play goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from ttr_core.rules.index import index_of
+
+if TYPE_CHECKING:
+    from ttr_core.ruleset.ruleset import Ruleset
+
+OWN_PARALLEL: Final = "DOUBLE-1"
+""":func:`parallel_rule`: the seat owns the parallel track."""
+CLOSED_PARALLEL: Final = "DOUBLE-2"
+""":func:`parallel_rule`: another seat owns the parallel track, and with this few players
+that closes it for everyone."""
+
+
+def parallel_rule(rs: Ruleset, owners: Sequence[int], r: int, seat: int, players: int) -> str:
+    """The double-route rule that keeps ``seat`` from claiming the unclaimed track ``r``.
+
+    :data:`OWN_PARALLEL` (DOUBLE-1) if ``seat`` owns the parallel track: no seat takes
+    both tracks of a double route. :data:`CLOSED_PARALLEL` (DOUBLE-2) if another seat
+    owns it and fewer players play than the edition's ``double_routes_min_players``: then
+    a claimed track closes its parallel for everyone. An empty string if neither rule
+    applies. A ``seat`` of -1 asks for everyone: only a closed track is refused.
+    """
+    ix = index_of(rs)
+    return _parallel(ix.route_twin, owners, r, seat, players < ix.double_open_min)
+
+
+def _parallel(twins: Sequence[int], owners: Sequence[int], r: int, seat: int, few: bool) -> str:
+    """:func:`parallel_rule` with the parallel tracks ``twins`` and whether the game has
+    ``few`` players read once, for the callers that ask about every track."""
+    twin = twins[r]
+    if twin < 0:
+        return ""
+    owner = owners[twin]
+    if owner < 0:
+        return ""
+    if owner == seat:
+        return OWN_PARALLEL
+    return CLOSED_PARALLEL if few else ""
+
+
+def free_tracks(rs: Ruleset, owners: Sequence[int], players: int) -> tuple[tuple[int, ...], ...]:
+    """Per route class, its tracks that are unclaimed and not closed (DOUBLE-2), in map
+    order: what :attr:`~ttr_core.model.state.GameState.free` holds for these owners."""
+    ix = index_of(rs)
+    twins, few = ix.route_twin, players < ix.double_open_min
+    return tuple(
+        tuple([r for r in routes if owners[r] < 0 and not _parallel(twins, owners, r, -1, few)])
+        for routes in ix.class_routes
+    )
+
+
+def blocked_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
+    """The free tracks ``seat`` may not claim because it owns their parallel (DOUBLE-1),
+    ordered as its own tracks are in the map: the tracks its
+    :attr:`~ttr_core.model.state.PlayerState.blocked` holds for these owners (a game
+    lists them in the order they were claimed)."""
+    ix = index_of(rs)
+    twins, few = ix.route_twin, players < ix.double_open_min
+    return tuple(
+        [
+            twins[r]
+            for r, owner in enumerate(owners)
+            if owner == seat
+            and twins[r] >= 0
+            and owners[twins[r]] < 0
+            and not _parallel(twins, owners, twins[r], -1, few)
+        ]
+    )
+
+
+def open_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
+    """The tracks ``seat`` may claim as far as owners go (trains and cards aside), in map
+    order: unclaimed, and kept from it by no double-route rule (:func:`parallel_rule`)."""
+    ix = index_of(rs)
+    twins, few = ix.route_twin, players < ix.double_open_min
+    return tuple(
+        [
+            r
+            for r, owner in enumerate(owners)
+            if owner < 0 and (twins[r] < 0 or not _parallel(twins, owners, r, seat, few))
+        ]
+    )
