@@ -13,7 +13,7 @@ parameters::
         return {"loops": [2 if n > 0 else 0 for n in loops]}
 
 An edition that is a packaged map data file needs one statement for its identity and
-map hooks, :func:`packaged_edition`::
+map hooks, `packaged_edition`::
 
     ttr_edition_info, ttr_map_data = packaged_edition(__name__, "isles.json", aliases=("i",))
 

@@ -2,7 +2,7 @@
 
 A run maps a *task* over the seeds of its games: ``task(index, seed)`` plays game
 ``index``, whose seed is ``seed``, and returns what the caller keeps of it (a small
-picklable value). :func:`run_in_order` calls the task in this process (``jobs=1``), on
+picklable value). [`run_in_order`][] calls the task in this process (``jobs=1``), on
 ``jobs`` local worker processes, or on the workers of a Dask cluster (``scheduler``),
 and yields the outcomes in game order whatever order the games finish in. A game
 depends only on its seed, so a run's outcomes do not depend on where its games ran.
@@ -11,17 +11,17 @@ Local processes and Dask workers are driven through one code path, the
 ``concurrent.futures`` interface (Dask's ``Client.get_executor()``). Nothing is lost
 when something fails:
 
-* a task that raises gives a :class:`GameFailure` naming the game's seed, in the
+* a task that raises gives a [`GameFailure`][] naming the game's seed, in the
   game's place; the other games go on;
 * a local worker process that dies breaks the pool: a new pool replaces it and every
   game that had not finished is played again, one at a time until the one at fault is
   found; Dask reschedules the games of a dead worker itself. A game whose worker dies
-  :data:`MAX_ATTEMPTS` times (Dask: its ``allowed-failures`` setting) gives a
-  :class:`GameFailure`. A Dask worker that leaves the cluster unexpectedly is reported
-  as a :class:`WorkerLostWarning` while its games are played again;
+  [`MAX_ATTEMPTS`][] times (Dask: its ``allowed-failures`` setting) gives a
+  [`GameFailure`][]. A Dask worker that leaves the cluster unexpectedly is reported
+  as a [`WorkerLostWarning`][] while its games are played again;
 * a Dask scheduler that has no workers, from the start or after losing the last one,
-  for :data:`WORKER_TIMEOUT` seconds (``worker_timeout``, ``TTR_WORKER_TIMEOUT``) ends
-  the run with a :class:`ClusterError`, after the outcomes of the games already finished.
+  for [`WORKER_TIMEOUT`][] seconds (``worker_timeout``, ``TTR_WORKER_TIMEOUT``) ends
+  the run with a [`ClusterError`][], after the outcomes of the games already finished.
 
 Local worker processes ignore SIGINT, so Ctrl-C in a terminal stops the main process
 only, without a traceback from any worker. Every way a run ends (its last game, the
@@ -67,9 +67,9 @@ CONNECT_TIMEOUT = 10
 """Seconds to wait for a Dask scheduler to answer."""
 WORKER_TIMEOUT = 60.0
 """Seconds a run on a Dask scheduler waits while the scheduler has no worker, at the
-start or after losing the last one, before it fails with :class:`ClusterError`."""
+start or after losing the last one, before it fails with [`ClusterError`][]."""
 WORKER_TIMEOUT_VARIABLE = "TTR_WORKER_TIMEOUT"
-"""The environment variable that replaces :data:`WORKER_TIMEOUT` when ``worker_timeout``
+"""The environment variable that replaces [`WORKER_TIMEOUT`][] when ``worker_timeout``
 is not given (``ttr simulate`` and ``ttr study`` read it)."""
 WATCH_INTERVAL = 1.0
 """Seconds between two looks at the workers of a Dask cluster during a run."""
@@ -113,7 +113,7 @@ def default_jobs() -> int:
 
 
 def attempt(task: Callable[[int, int], R], index: int, seed: int) -> R | GameFailure:
-    """``task(index, seed)``, or the :class:`GameFailure` of the exception it raised.
+    """``task(index, seed)``, or the [`GameFailure`][] of the exception it raised.
 
     This is what runs in a worker, so that a failing game is a value like any other.
     """
@@ -141,7 +141,7 @@ def check_scheduler_support() -> None:
 
 def resolve_worker_timeout(seconds: float | None = None) -> float:
     """The no-worker timeout of a run on Dask: ``seconds`` if given, else the
-    ``TTR_WORKER_TIMEOUT`` environment variable if set, else :data:`WORKER_TIMEOUT`.
+    ``TTR_WORKER_TIMEOUT`` environment variable if set, else [`WORKER_TIMEOUT`][].
 
     :raises ValueError: it is not a positive number of seconds (``inf`` waits for ever).
     """
@@ -184,8 +184,8 @@ def run_in_order(
     that returns.
 
     On Dask, the run waits ``worker_timeout`` seconds at most (see
-    :func:`resolve_worker_timeout`) while the scheduler has no worker, and warns with a
-    :class:`WorkerLostWarning` when a worker leaves the cluster unexpectedly.
+    [`resolve_worker_timeout`][]) while the scheduler has no worker, and warns with a
+    [`WorkerLostWarning`][] when a worker leaves the cluster unexpectedly.
 
     Local workers are started by spawning a new interpreter, on every platform: they
     import the main module again, so a script must keep its work under
@@ -220,7 +220,7 @@ def _run_here(
 
 
 def _ignore_sigint() -> None:
-    """Worker start-up: ignore SIGINT (it arrives blocked, see :func:`_sigint_blocked`)."""
+    """Worker start-up: ignore SIGINT (it arrives blocked, see `_sigint_blocked`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -244,7 +244,7 @@ def _sigint_blocked() -> Iterator[None]:
 
 
 class _Pool(Protocol):
-    """Where :func:`_run_pooled` plays its games: local processes or a Dask cluster."""
+    """Where `_run_pooled` plays its games: local processes or a Dask cluster."""
 
     lost: tuple[type[BaseException], ...]
     """What a game's future fails with when its workers kept dying: a failed game."""
@@ -309,7 +309,7 @@ class _LocalPool:
 
 class _DaskPool:
     """The workers of a Dask cluster, watched: lost workers are reported, and a
-    cluster without workers for ``timeout`` seconds is a :class:`ClusterError`."""
+    cluster without workers for ``timeout`` seconds is a [`ClusterError`][]."""
 
     def __init__(
         self,
@@ -397,7 +397,7 @@ def _run_pooled(
 
     A broken local pool is replaced. The games it had not finished are suspects: they
     are played again one at a time, so that a pool that breaks again is the fault of the
-    one game in it, and a game at fault :data:`MAX_ATTEMPTS` times fails. A future
+    one game in it, and a game at fault [`MAX_ATTEMPTS`][] times fails. A future
     failing with one of ``pool.lost`` (Dask's dead-worker error) is a failed game.
     """
     total = len(seeds)

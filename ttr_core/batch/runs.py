@@ -9,12 +9,12 @@ game with a printed game seed replays that game exactly. From the game seed ``G`
   no seat always starts;
 * the bot in seat ``s`` is seeded with ``rng.derive_seed(G, s + 1)``.
 
-Bots are given by name (see :mod:`ttr_core.bots.registry`) and cycled over the seats.
+Bots are given by name (see `ttr_core.bots.registry`) and cycled over the seats.
 Seat 0 is named ``Player 1``, seat 1 ``Player 2`` and so on, in results and records alike.
 
-A run can be played on several local processes or on a Dask cluster (``jobs``,
-``scheduler``; see :mod:`ttr_core.batch.parallel`): each game still depends on its seed alone
-and results come in game order, so they are the same wherever the games ran.
+A run can be played on several local processes or on a Dask cluster (``jobs``, ``scheduler``; see
+[`ttr_core.batch.parallel`][ttr_core.batch.parallel]): each game still depends on its seed alone and
+results come in game order, so they are the same wherever the games ran.
 """
 
 from __future__ import annotations
@@ -208,14 +208,15 @@ def play_game(
 def shared_ruleset(edition: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
     """The ruleset of ``edition`` with ``options``, built once per process and shared.
 
-    This is how a worker process gets the ruleset of a :class:`GamePlan`.
+    This is how a worker process gets the ruleset of a [`GamePlan`][].
     """
     return Ruleset.build(edition, dict(options))
 
 
 @functools.lru_cache(maxsize=8)
 def seat_rulesets(rs: Ruleset, players: int) -> tuple[Ruleset, ...]:
-    """Per seat, a :meth:`~ttr_core.ruleset.ruleset.Ruleset.private_copy` of ``rs`` for its bot.
+    """Per seat, a [`private_copy`][ttr_core.ruleset.ruleset.Ruleset.private_copy] of ``rs`` for its
+    bot.
 
     Kept for the process, so a seat's memos stay warm from game to game; they hold only
     what that seat's bots listed in earlier games.
@@ -290,7 +291,7 @@ def check_run(rs: Ruleset, *, players: int, games: int, bots: Sequence[str]) -> 
 
 
 class Plan(Protocol[T_co]):
-    """A picklable description of how to play any game of a run (see :class:`GamePlan`)."""
+    """A picklable description of how to play any game of a run (see [`GamePlan`][])."""
 
     def play(self, rs: Ruleset, index: int, seed: int) -> T_co:
         """Play game ``index``, whose seed is ``seed``, on ``rs``."""
@@ -313,8 +314,9 @@ def run_plan(
 ) -> Generator[T_co | GameFailure, None, None]:
     """Play the run's games by ``plan`` and yield the outcomes in game order.
 
-    Here (``jobs=1``, no scheduler) the plan plays on ``rs`` itself; elsewhere each worker
-    builds the ruleset from the plan. See :func:`ttr_core.batch.parallel.run_in_order`.
+    Here (``jobs=1``, no scheduler) the plan plays on ``rs`` itself; elsewhere each worker builds
+    the ruleset from the plan. See
+    [`ttr_core.batch.parallel.run_in_order`][ttr_core.batch.parallel.run_in_order].
 
     :raises ValueError: the games must run elsewhere and ``rs`` carries plugins of its own.
     """
@@ -342,7 +344,7 @@ def play_games(
 
     The games are played here (``jobs=1``), on ``jobs`` local processes or on the Dask
     cluster at ``scheduler``; the outcomes are the same. A game whose bot fails gives a
-    :class:`~ttr_core.batch.parallel.GameFailure` naming its seed, and the run goes on.
+    [`GameFailure`][ttr_core.batch.parallel.GameFailure] naming its seed, and the run goes on.
     ``on_done`` is called as each game finishes (for a progress bar). The arguments are
     checked at once; the games are played as the outcomes are consumed.
 
@@ -374,8 +376,8 @@ def simulate(
 
     The arguments are checked at once; the games are played as the results are consumed.
     ``on_game`` is called with each result before it is yielded. With ``records``, each
-    result carries its game's record (see :func:`play_game`). ``jobs`` and ``scheduler``
-    play the games elsewhere, as in :func:`play_games`, with the same results.
+    result carries its game's record (see [`play_game`][]). ``jobs`` and ``scheduler``
+    play the games elsewhere, as in [`play_games`][], with the same results.
 
     :raises BotError: a bot name is unknown (before any game is played).
     :raises ValueError: ``players`` is outside the edition's range or ``games`` is negative.

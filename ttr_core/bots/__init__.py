@@ -2,7 +2,7 @@
 and the registry.
 
 A bot is any class built as ``Bot(ruleset, seat, seed)`` with a ``choose(view, legal)``
-method (see :class:`Bot`); :func:`find_bot` looks one up by its short name in the
+method (see [`Bot`][]); [`find_bot`][] looks one up by its short name in the
 ``ttr.bots`` entry points or by ``module:Class``, with parameters (``mcts:playouts=200``).
 """
 

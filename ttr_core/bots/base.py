@@ -1,11 +1,11 @@
 """What a bot is: something that picks one of the legal actions from what its seat can see.
 
-A bot is built with ``(ruleset, seat, seed)`` and asked ``choose(view, legal)`` whenever
-its seat has to decide. It gets its seat's :class:`~ttr_core.rules.views.PlayerView` and its
-legal actions as a :class:`~ttr_core.hidden.seat_actions.SeatActions`, listed without the hidden
-cards, never the game state: nothing it is given leads to other players' cards or the
-order of the decks. All of its chance comes from :mod:`ttr_core.model.rng` seeded with
-``seed``, so a bot plays the same way on every Python version.
+A bot is built with ``(ruleset, seat, seed)`` and asked ``choose(view, legal)`` whenever its seat
+has to decide. It gets its seat's [`PlayerView`][ttr_core.rules.views.PlayerView] and its legal
+actions as a [`SeatActions`][ttr_core.hidden.seat_actions.SeatActions], listed without the hidden
+cards, never the game state: nothing it is given leads to other players' cards or the order of the
+decks. All of its chance comes from [`ttr_core.model.rng`][ttr_core.model.rng] seeded with ``seed``,
+so a bot plays the same way on every Python version.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Bot(Protocol):
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Return one of ``legal``: the seat's legal actions, never empty (``ttr
-        simulate`` passes a :class:`~ttr_core.hidden.seat_actions.SeatActions`)."""
+        simulate`` passes a [`SeatActions`][ttr_core.hidden.seat_actions.SeatActions])."""
         ...
 
 
@@ -39,7 +39,7 @@ BotFactory = Callable[[Ruleset, int, int], Bot]
 class BaseBot(ABC):
     """A convenient base for bots: keeps the ruleset, the seat and a seeded generator.
 
-    Subclasses implement :meth:`choose`; :meth:`below` and :meth:`pick` give them
+    Subclasses implement `choose`; `below` and `pick` give them
     reproducible chance.
     """
 

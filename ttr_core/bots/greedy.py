@@ -93,14 +93,14 @@ class Edge:
 @frozen(eq=False)
 class MapFacts:
     """What the bot reads of the map, by track and city index (map order): built once per
-    map from the ruleset's public map data (see :func:`map_facts`)."""
+    map from the ruleset's public map data (see `map_facts`)."""
 
     ends: tuple[tuple[int, int], ...]
     """Per track, the indices of its two cities."""
     length: tuple[int, ...]
     """Per track, its spaces: the trains it takes."""
     color: tuple[int, ...]
-    """Per track, its colour number (:data:`~ttr_core.model.cards.GRAY` for gray)."""
+    """Per track, its colour number ([`GRAY`][ttr_core.model.cards.GRAY] for gray)."""
     points: tuple[int, ...]
     """Per track, the points it scores when claimed."""
     twin: tuple[int, ...]
@@ -122,7 +122,7 @@ class MapFacts:
 
 
 MAX_FACTS: Final = 64
-"""How many maps' facts :func:`map_facts` keeps before it forgets them all."""
+"""How many maps' facts `map_facts` keeps before it forgets them all."""
 
 _FACTS: dict[str, MapFacts] = {}
 
@@ -164,7 +164,7 @@ def _read_map(rs: Ruleset) -> MapFacts:
 
 
 def ticket_goals(rs: Ruleset) -> tuple[Goal, ...]:
-    """Every ticket of the ruleset as a :class:`Goal` (country tickets reach any arrow).
+    """Every ticket of the ruleset as a `Goal` (country tickets reach any arrow).
 
     Places are resolved by the ruleset, as the scorer's player network resolves them.
     """
@@ -347,7 +347,7 @@ class GreedyBot(BaseBot):
         self.goals = ticket_goals(ruleset)
         self.facts = map_facts(ruleset)
         self._planned: tuple[object, Board, list[Edge], list[Goal]] | None = None
-        """The last board and plan, with what they were made from (see :meth:`_board`)."""
+        """The last board and plan, with what they were made from (see `_board`)."""
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -373,7 +373,7 @@ class GreedyBot(BaseBot):
         legal: Sequence[Action],
     ) -> Action:
         """The greedy choice of a turn's action or of a second card, given the board, the
-        plan for the unfinished tickets and those tickets' goals (see :meth:`choose`)."""
+        plan for the unfinished tickets and those tickets' goals (see `choose`)."""
         hand = seen.hand
         if seen.phase is Phase.SECOND_CARD:
             return self._draw(seen, legal, plan) or legal[0]

@@ -1,23 +1,24 @@
 """The search bot: Monte Carlo search over states sampled from the bot's view.
 
-For each decision the bot weighs a few candidate actions (:meth:`MctsBot.candidates`),
-the greedy bot's choice first, with playouts:
+For each decision the bot weighs a few candidate actions
+([`MctsBot.candidates`][ttr_core.bots.mcts.MctsBot.candidates]), the greedy bot's choice first, with
+playouts:
 
-* **Determinisation.** Playout ``k`` of every candidate starts from the ``k``-th state
-  drawn from the view with :class:`~ttr_core.hidden.determinize.StateSampler` (the opponents'
-  cards and tickets and the order of the decks drawn afresh, the generator too).
+* **Determinisation.** Playout ``k`` of every candidate starts from the ``k``-th state drawn from
+  the view with [`StateSampler`][ttr_core.hidden.determinize.StateSampler] (the opponents' cards and
+  tickets and the order of the decks drawn afresh, the generator too).
 * **Selection.** The candidates are the arms of a UCB1 bandit, the root of the search:
   each is played once, then each playout goes to the candidate with the best mean reward
   plus ``c * sqrt(ln(playouts so far) / its playouts)``. The greedy choice is also
   played from every state any other candidate is played from.
-* **Playouts.** From the candidate, every seat plays to the end of the game as the
-  greedy bot does (:mod:`ttr_core.bots.rollout`), and the game is scored in full, by the
+* **Playouts.** From the candidate, every seat plays to the end of the game as the greedy bot does
+  ([`ttr_core.bots.rollout`][ttr_core.bots.rollout]), and the game is scored in full, by the
   edition's own scoring.
 * **Reward.** ``1 / (1 + exp(-margin / 10))`` for the bot's margin over the best other
   seat: near 1 for a clear win, 0.5 for a tie.
 * **Decision.** Each candidate is compared with the greedy choice in pairs, playout by
   playout from the same states, which cancels most of the luck of the draw. The bot
-  plays the candidate whose mean paired gain, less :data:`CONFIDENCE` standard errors,
+  plays the candidate whose mean paired gain, less [`CONFIDENCE`][] standard errors,
   is largest, if that is above 0, and the greedy choice otherwise: the best mean of a
   few noisy playouts is mostly luck, and following it plays worse than greedy.
 
@@ -25,7 +26,7 @@ The tree has one level: below the candidate, the bot's own later decisions are t
 playout policy's. With a deterministic policy and a sampled state per playout, deeper
 levels would mostly split the same few playouts further.
 
-The budget is a number of playouts per decision (default :data:`DEFAULT_PLAYOUTS`; one
+The budget is a number of playouts per decision (default [`DEFAULT_PLAYOUTS`][]; one
 more when the last playout of a candidate needs the greedy choice's playout beside it),
 never a time, so a seed gives the same game on any machine. Decisions with one legal
 action, or one candidate, are played without a search.
@@ -100,7 +101,7 @@ class MctsBot(BaseBot):
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The greedy choice, unless the search found a candidate clearly better (see
-        :meth:`best_arm`)."""
+        [`best_arm`][])."""
         self.decisions += 1
         if len(legal) == 1:
             return legal[0]
@@ -147,7 +148,7 @@ class MctsBot(BaseBot):
 
     def best_arm(self, rewards: list[list[float]]) -> int:
         """The arm to play: the one whose paired gain over the first arm (the greedy
-        choice), less :data:`CONFIDENCE` standard errors, is largest, if that is above 0;
+        choice), less [`CONFIDENCE`][] standard errors, is largest, if that is above 0;
         otherwise the first arm."""
         best, best_bound = 0, 0.0
         base = rewards[0]
@@ -176,8 +177,8 @@ class MctsBot(BaseBot):
 
         * Choosing tickets, paying for a tunnel: every legal action.
         * A turn: the greedy choice; a claim (with the payment of fewest locomotives) of
-          the :data:`PLAN_CLAIMS` longest tracks of the greedy plan and of the
-          :data:`OTHER_CLAIMS` longest other tracks the hand pays for; a blind draw.
+          the [`PLAN_CLAIMS`][] longest tracks of the greedy plan and of the
+          [`OTHER_CLAIMS`][] longest other tracks the hand pays for; a blind draw.
           Face-up cards, tickets and stations are left to the greedy choice: playouts
           judge them poorly (a new ticket looks better to a policy that always completes
           its plan than it is) or they are rarely worth a search.

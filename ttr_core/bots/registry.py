@@ -190,7 +190,7 @@ def find_bot(name: str) -> BotFactory:
 def make_bot(name: str, ruleset: Ruleset, seat: int, seed: int) -> Bot:
     """Build the bot named ``name`` for ``seat``, seeded with ``seed``.
 
-    :raises BotError: as :func:`find_bot`.
+    :raises BotError: as `find_bot`.
     :raises SetupError: ``seat`` is not an ``int`` seat of the ruleset's largest game, or
         ``seed`` is not an ``int`` (a ``bool`` is refused for either).
     """

@@ -1,7 +1,7 @@
 """Fast playouts for search: every seat plays as the greedy bot, keeping its plans.
 
-A playout plays a :class:`~ttr_core.play.simulator.Simulator` (a determinised position) on.
-Every seat decides as the greedy bot (:class:`~ttr_core.bots.greedy.GreedyBot`) does,
+A playout plays a [`Simulator`][ttr_core.play.simulator.Simulator] (a determinised position) on.
+Every seat decides as the greedy bot (`GreedyBot`) does,
 faster: the legal actions are read from the simulator itself, which holds a whole
 (sampled) position, and a seat's plan for its unfinished tickets, with the board it was
 made on, is kept from decision to decision. Where the greedy bot plans afresh at every

@@ -32,7 +32,7 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are exceptions, so ``main`` reports them in one line."""
 
     def error(self, message: str) -> NoReturn:
-        """Raise :class:`UsageError` instead of printing the usage and exiting."""
+        """Raise `UsageError` instead of printing the usage and exiting."""
         hint = f" (see '{self.prog} --help')"
         raise UsageError(message + hint)
 
@@ -119,13 +119,13 @@ def stdout_is_terminal() -> bool:
 class _PipeConsole(Console):
     """A console for a pipe or a file: nothing is wrapped or cut to fit a width.
 
-    Lines are never wrapped (the console is :data:`PIPE_WIDTH` wide) and every table is
+    Lines are never wrapped (the console is `PIPE_WIDTH` wide) and every table is
     made at least as wide as its title and caption, which rich would otherwise wrap to the
     width of the columns.
     """
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
-        """Print like :meth:`rich.console.Console.print`, with tables fitted to their titles."""
+        """Print like `rich.console.Console.print`, with tables fitted to their titles."""
         for obj in objects:
             if isinstance(obj, Table):
                 notes = [str(t) for t in (obj.title, obj.caption) if t is not None]
@@ -172,7 +172,7 @@ _MAP_IDS: weakref.WeakKeyDictionary[Ruleset, MapIds] = weakref.WeakKeyDictionary
 
 
 def map_ids(rs: Ruleset) -> MapIds:
-    """The :class:`MapIds` of ``rs``'s map, built on first use and kept while ``rs`` lives,
+    """The `MapIds` of ``rs``'s map, built on first use and kept while ``rs`` lives,
     so that naming a track in every line of a log does not index the map again."""
     ids = _MAP_IDS.get(rs)
     if ids is None:

@@ -1,8 +1,8 @@
 """What the commands that play many games share: where they play, progress, Ctrl-C, failures.
 
 A run on a Dask scheduler waits for a worker at most ``TTR_WORKER_TIMEOUT`` seconds
-(:data:`ttr_core.batch.parallel.WORKER_TIMEOUT` by default) and reports each worker lost on the
-way as one ``ttr:`` line on standard error.
+([`ttr_core.batch.parallel.WORKER_TIMEOUT`][ttr_core.batch.parallel.WORKER_TIMEOUT] by default) and
+reports each worker lost on the way as one ``ttr:`` line on standard error.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def report_failure(failure: GameFailure) -> None:
 
 @contextlib.contextmanager
 def lost_worker_notices() -> Iterator[None]:
-    """During the block, report each Dask worker lost (a :class:`WorkerLostWarning`) as
+    """During the block, report each Dask worker lost (a `WorkerLostWarning`) as
     one line on standard error, ``ttr: the Dask worker at ... was lost; ...``."""
     show = warnings.showwarning
 

@@ -1,10 +1,10 @@
 """``ttr render SOURCE --out FILE.svg``: draw a map as SVG.
 
-``SOURCE`` is an existing file or an edition. A file (or ``-``, standard input) holds a
-game record (its JSON has ``format``), drawn at its end or after ``--at N`` actions, or an
-end-of-game position as ``ttr score`` reads it (``edition`` and ``players``); both show
-the claimed tracks and the stations in the players' colours. Anything else is an edition
-id or alias, drawn bare. The drawing is :func:`ttr_core.formats.render.draw_map`'s.
+``SOURCE`` is an existing file or an edition. A file (or ``-``, standard input) holds a game record
+(its JSON has ``format``), drawn at its end or after ``--at N`` actions, or an end-of-game position
+as ``ttr score`` reads it (``edition`` and ``players``); both show the claimed tracks and the
+stations in the players' colours. Anything else is an edition id or alias, drawn bare. The drawing
+is [`ttr_core.formats.render.draw_map`][ttr_core.formats.render.draw_map]'s.
 """
 
 from __future__ import annotations

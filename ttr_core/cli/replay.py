@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_at_argument(parser: argparse.ArgumentParser, text: str) -> None:
-    """The ``--at N`` argument: a number of actions of a record, checked by :func:`check_at`."""
+    """The ``--at N`` argument: a number of actions of a record, checked by `check_at`."""
     parser.add_argument("--at", type=int, metavar="N", help=text)
 
 

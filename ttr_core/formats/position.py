@@ -31,14 +31,14 @@ The input format is a public contract::
 * ``stations`` (optional): names of the cities with the player's stations; only in
   editions with stations.
 
-Impossible positions are refused with a :class:`~ttr_core.model.errors.PositionError` naming the
-player and item, e.g. ``players[1].routes[3]: no track between Denver and Boston``:
-unknown cities or tickets, a track owned twice, both tracks of a double route in one
-hand or in use with too few players, more trains or stations than a player has, two
-stations in one city, wrong types, missing fields, unknown keys, a key given twice in
-one object, and text that UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"``).
+Impossible positions are refused with a [`PositionError`][ttr_core.model.errors.PositionError]
+naming the player and item, e.g. ``players[1].routes[3]: no track between Denver and Boston``:
+unknown cities or tickets, a track owned twice, both tracks of a double route in one hand or in use
+with too few players, more trains or stations than a player has, two stations in one city, wrong
+types, missing fields, unknown keys, a key given twice in one object, and text that UTF-8 cannot
+encode (a lone surrogate such as ``"\\ud800"``).
 
-:func:`position_to_json` writes the same format, so a finished game can be re-scored.
+[`position_to_json`][] writes the same format, so a finished game can be re-scored.
 """
 
 from __future__ import annotations
@@ -342,7 +342,7 @@ def _ticket_cards(
 
 
 def parse_position(rs: Ruleset, raw: Any) -> Position:
-    """Turn decoded position JSON into a :class:`~ttr_core.rules.scoring.Position` for ``rs``.
+    """Turn decoded position JSON into a [`Position`][ttr_core.rules.scoring.Position] for ``rs``.
 
     ``raw["edition"]`` must name ``rs``'s edition (by id or alias).
 
@@ -498,7 +498,7 @@ def load_position(
 ) -> tuple[Ruleset, Position]:
     """Build the ruleset the position names (with ``options``) and parse the position.
 
-    :raises PositionError: as :func:`parse_position`.
+    :raises PositionError: as [`parse_position`][].
     :raises UnknownEditionError: the edition is not installed.
     :raises OptionError: an option is unknown or has a value the edition does not offer.
     """
@@ -511,10 +511,10 @@ def load_position(
 def read_position(
     text: str | bytes, *, options: Mapping[str, Any] | None = None, plugins: Iterable[object] = ()
 ) -> tuple[Ruleset, Position]:
-    """Parse position JSON text; see :func:`load_position`.
+    """Parse position JSON text; see [`load_position`][].
 
     :raises PositionError: the text is not valid JSON, an object has a key twice
-        (``players[1]: duplicate key 'name'``), or as :func:`load_position`.
+        (``players[1]: duplicate key 'name'``), or as [`load_position`][].
     """
     try:
         raw = parse_json(text, root="")
@@ -524,7 +524,7 @@ def read_position(
 
 
 def position_to_json(rs: Ruleset, position: Position) -> dict[str, Any]:
-    """Write a position in the ``ttr score`` input format (what :func:`parse_position` reads).
+    """Write a position in the ``ttr score`` input format (what [`parse_position`][] reads).
 
     Colour and length are given only where the track's double route needs them, and a
     ticket's id only where the deck has another card with the same places, so that the

@@ -1,12 +1,12 @@
 """Maps drawn as SVG from the city coordinates of the map data.
 
-:func:`draw_map` draws an edition's map: the cities as labelled dots (border arrows as
+[`draw_map`][] draws an edition's map: the cities as labelled dots (border arrows as
 arrows named by their country), every track as one rectangle per space in its colour,
 the two tracks of a double route side by side, tunnels with a dashed outline, ferries with
 one locomotive symbol per locomotive they demand, and tracks that take groups of any cards
 with the size of the group in each space. Given a game state or an end-of-game position,
 it also shows each claimed track in its owner's colour (the others fade) and each station
-in its owner's colour. :func:`draw_heatmap` colours every track, and optionally every
+in its owner's colour. [`draw_heatmap`][] colours every track, and optionally every
 city, by a value from 0 to 1 instead, with the scale in the legend.
 
 The markup is a contract that programs and style sheets can rely on:
@@ -99,7 +99,7 @@ _Box = tuple[float, float, float, float]
 
 
 def heat_color(value: float) -> str:
-    """The colour of ``value`` on the heatmap scale :data:`HEAT_COLORS`, as ``#rrggbb``.
+    """The colour of ``value`` on the heatmap scale [`HEAT_COLORS`][], as ``#rrggbb``.
 
     :raises RenderError: ``value`` is not a number from 0 to 1.
     """
@@ -123,7 +123,7 @@ def draw_map(
     """The map of ``rs`` as SVG text; with ``state``, also who claimed what.
 
     :param state: a game state, or an end-of-game position (as ``ttr score`` reads it):
-        each claimed track is drawn in its owner's colour from :data:`PLAYER_COLORS` and
+        each claimed track is drawn in its owner's colour from [`PLAYER_COLORS`][] and
         marked ``data-owner``, the other tracks fade, and each station is drawn on its city.
     :param names: the players' names by seat, for the legend (by default a position's own
         names, or ``seat 0``, ``seat 1``... for a game state).
@@ -155,8 +155,8 @@ def draw_heatmap(
 ) -> str:
     """The map of ``rs`` as SVG text with each track coloured by a value from 0 to 1.
 
-    A track's spaces take the :func:`heat_color` of its value and its element carries
-    ``data-value``; a track without a value is drawn in :data:`NO_VALUE_COLOR`. The legend
+    A track's spaces take the [`heat_color`][] of its value and its element carries
+    ``data-value``; a track without a value is drawn in [`NO_VALUE_COLOR`][]. The legend
     shows the scale, captioned ``label``.
 
     :param values: a value for each track, by track id (e.g. the share of games in which
@@ -357,7 +357,7 @@ class _Drawing:
     # -- tracks ---------------------------------------------------------------------------
 
     def add_routes(self, look: Callable[[int], _Look]) -> None:
-        """Draw every track, each as :func:`look` says."""
+        """Draw every track, each as `look` says."""
         rs = self.rs
         for r, track in enumerate(rs.map.routes):
             lk = look(r)

@@ -1,12 +1,13 @@
 """JSON forms of actions, events, states and records (one cattrs converter), and of views.
 
-Actions and events are tagged unions: ``{"tag": "claim_route", ...}``, the tag being the
-class's stable ``tag``, never its Python name. Cards appear by name: a single card as
-``"red"`` (``null`` where hidden), a list of cards as ``["red", "locomotive"]``, a payment
-as ``{"red": 2, "locomotive": 1}``; only a shuffle's ``order`` keeps card numbers (see
-:mod:`ttr_core.model.cards`), as it is long and read by programs. Structuring is strict:
-unknown tags, missing or extra keys, wrong types and text that UTF-8 cannot encode raise
-:class:`~ttr_core.model.errors.JsonFormatError` (a ``ValueError``) naming the offending key.
+Actions and events are tagged unions: ``{"tag": "claim_route", ...}``, the tag being the class's
+stable ``tag``, never its Python name. Cards appear by name: a single card as ``"red"`` (``null``
+where hidden), a list of cards as ``["red", "locomotive"]``, a payment as ``{"red": 2, "locomotive":
+1}``; only a shuffle's ``order`` keeps card numbers (see
+[`ttr_core.model.cards`][ttr_core.model.cards]), as it is long and read by programs. Structuring is
+strict: unknown tags, missing or extra keys, wrong types and text that UTF-8 cannot encode raise
+[`JsonFormatError`][ttr_core.model.errors.JsonFormatError] (a ``ValueError``) naming the offending
+key.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def _read(raw: Any, cls: Any, top: str = "") -> Any:
-    """Structure ``raw`` as ``cls``; every failure is a :class:`JsonFormatError`.
+    """Structure ``raw`` as ``cls``; every failure is a `JsonFormatError`.
 
     ``top`` prefixes a message about the top-level value (nested ones carry their path).
     """
@@ -273,7 +274,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
 
 
 def view_from_json(raw: Any) -> PlayerView:
-    """A player view from its JSON object (as :func:`view_to_json` writes it).
+    """A player view from its JSON object (as [`view_to_json`][] writes it).
 
     :raises JsonFormatError: (a ``ValueError``) a value of the wrong type, a missing or
         extra key, an unknown card or phase name, text that UTF-8 cannot encode; the

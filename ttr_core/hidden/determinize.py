@@ -1,9 +1,9 @@
 """Hidden states sampled from a view: the determinisation step of search over hidden cards.
 
-A seat's :class:`~ttr_core.rules.views.PlayerView` leaves out the other players' cards,
+A seat's [`PlayerView`][ttr_core.rules.views.PlayerView] leaves out the other players' cards,
 tickets and ticket offers, the order of both decks and the random generator.
-:func:`sample_state` fills them in at random, so that a search can play on a full
-:class:`~ttr_core.model.state.GameState` that gives the seat exactly its view.
+[`sample_state`][] fills them in at random, so that a search can play on a full
+[`GameState`][ttr_core.model.state.GameState] that gives the seat exactly its view.
 
 What is drawn, and how:
 
@@ -105,20 +105,20 @@ def sample_state(ruleset: Ruleset, view: PlayerView, rng: random.Random) -> Game
 
     ``view_of(ruleset, state, view.seat) == view`` holds for the state returned; see the
     module documentation for what is drawn and how. To draw many states from one view,
-    a :class:`StateSampler` reads the view once.
+    a [`StateSampler`][] reads the view once.
 
     :raises ViewError: the view does not belong to ``ruleset``: no position of its game
-        shows it (see :func:`~ttr_core.hidden.view_check.validate_view`), or its ticket
+        shows it (see [`validate_view`][ttr_core.hidden.view_check.validate_view]), or its ticket
         counts fit no deal of the unseen tickets; the message gives the path of the field.
     """
     return StateSampler(ruleset, view).sample(rng)
 
 
 class StateSampler:
-    """Draws states consistent with one view, as :func:`sample_state` does; the view is
+    """Draws states consistent with one view, as [`sample_state`][] does; the view is
     read and checked once, when the sampler is made.
 
-    :raises ViewError: as :func:`sample_state`.
+    :raises ViewError: as [`sample_state`][].
     """
 
     def __init__(self, ruleset: Ruleset, view: PlayerView) -> None:
@@ -180,7 +180,7 @@ def known_state(ruleset: Ruleset, view: PlayerView) -> GameState:
     reach, but the legal actions of the viewer, when it is to act, are those of the
     real position.
 
-    :raises ViewError: as :func:`sample_state`.
+    :raises ViewError: as [`sample_state`][].
     """
     reading = _read(ruleset, view)
     _ticket_options(ruleset, view, reading)
@@ -375,7 +375,7 @@ def _weights(
 
 _Option = tuple[list[_Slots], list[int], list[_Slots], list[list[int]]]
 """Hidden ticket places, the weight of each total of long tickets in the mixed places,
-the mixed places, and their table of ways (see :func:`_weights`)."""
+the mixed places, and their table of ways (see `_weights`)."""
 
 
 def _ticket_options(rs: Ruleset, view: PlayerView, reading: _Reading) -> list[_Option]:
@@ -527,7 +527,7 @@ def _completing_hands(
 ) -> list[tuple[int, tuple[int, ...]]]:
     """Every hand of the opponent choosing a payment that can complete it, with the
     number of ways the unseen cards deal its hidden part (when there are at most
-    :data:`_MOST_COUNTED` hands to look at)."""
+    `_MOST_COUNTED` hands to look at)."""
     seat = view.current
     known = reading.fixed[seat]
     hidden = view.players[seat].hand_size - sum(known)

@@ -2,10 +2,10 @@
 
 The reveal of a tunnel (rules TUNNEL-3 to TUNNEL-5) turns over cards the player has not
 seen, so the number of matching cards among them follows a hypergeometric law. Every
-probability here is an exact :class:`~fractions.Fraction`.
+probability here is an exact `Fraction`.
 
-:func:`tunnel_extra_odds` answers the question for a pool given by two numbers.
-:func:`tunnel_odds_for_view` works out that pool from what one player can see: the
+[`tunnel_extra_odds`][] answers the question for a pool given by two numbers.
+[`tunnel_odds_for_view`][] works out that pool from what one player can see: the
 train cards not in their own hand, not face up in the display and not in the discard
 pile. Opponents' hands are unknown to the player, so they belong to the unseen pool along
 with the deck. When the deck holds fewer cards than the reveal needs, the rest comes from
@@ -100,7 +100,7 @@ def tunnel_odds_for_view(
     known to hold, e.g. taken from the display.
 
     :raises ViewError: (a ``ValueError``) no position of the ruleset's game shows the view
-        (see :func:`~ttr_core.hidden.view_check.validate_view`).
+        (see [`validate_view`][ttr_core.hidden.view_check.validate_view]).
     :raises ValueError: the track is unknown or not a tunnel, or the payment does not fit
         the track or is not in the hand.
     """

@@ -2,8 +2,8 @@
 
 A seat's legal actions depend only on what it may see (its hand and tickets, the board,
 the display, the sizes of the piles), so they can be listed without the hidden parts of
-the position. :class:`SeatActions` does that: it is a lazy sequence like
-:class:`~ttr_core.play.legal.LegalActions`, but the simulator it lists from holds a redacted
+the position. [`SeatActions`][] does that: it is a lazy sequence like
+[`LegalActions`][ttr_core.play.legal.LegalActions], but the simulator it lists from holds a redacted
 copy of the position, in which the other players hold no cards, tickets or offers, both
 decks hold placeholders (-1) and there is no random generator. Nothing reachable from it
 tells the seat more than its view does.
@@ -66,8 +66,8 @@ class SeatActions(Sequence[Action]):
     """The legal actions of ``seat`` in ``state``: ``len``, index, iterate, ``in``.
 
     Empty unless ``seat`` is the one to act. The state itself is not kept: the listing
-    comes from a simulator at :func:`redacted` ``(state, seat)``, so the sequence can be
-    handed to a bot. :meth:`from_view` lists from a view alone.
+    comes from a simulator at [`redacted`][] ``(state, seat)``, so the sequence can be
+    handed to a bot. [`from_view`][] lists from a view alone.
 
     ``simulator`` may pass a simulator of the same ruleset and player count to list from
     (it is loaded with the redacted state), which saves building one per decision. Give
@@ -91,7 +91,8 @@ class SeatActions(Sequence[Action]):
         """The legal actions of the viewer, from its view alone (empty unless it is to act).
 
         :raises ViewError: no position of ``rs``'s game shows the view (see
-            :func:`~ttr_core.hidden.view_check.validate_view`); the message gives the field's path.
+            [`validate_view`][ttr_core.hidden.view_check.validate_view]); the message gives the
+            field's path.
         """
         state = known_state(rs, view)
         seat = view.seat if view.seat == view.current else -1

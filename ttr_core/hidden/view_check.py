@@ -1,17 +1,16 @@
 """Checking a player view against its ruleset: the one place a view is read and refused.
 
-:func:`validate_view` is what :func:`~ttr_core.hidden.determinize.sample_state`,
-:class:`~ttr_core.hidden.determinize.StateSampler`,
-:func:`~ttr_core.hidden.determinize.known_state`,
-:meth:`SeatActions.from_view <ttr_core.hidden.seat_actions.SeatActions.from_view>` and
-:func:`~ttr_core.hidden.odds.tunnel_odds_for_view` read a view with. It accepts exactly what a
-position of the ruleset's game can show a seat, as far as the view tells: every value of
-the right type, every count within the edition's parameters and consistent with the rest
-of the view (trains, scores and stations with the board, hands and piles with the
-edition's train cards, tickets with the deals, the pending tunnel or payment with its
-phase and its cards). A refusal is a :class:`~ttr_core.model.errors.ViewError` naming the
-offending field by its path in the view's JSON form (as
-:func:`~ttr_core.formats.serialize.view_to_json` writes it), e.g.
+[`validate_view`][] is what [`sample_state`][ttr_core.hidden.determinize.sample_state],
+[`StateSampler`][ttr_core.hidden.determinize.StateSampler],
+[`known_state`][ttr_core.hidden.determinize.known_state],
+[`SeatActions.from_view`][ttr_core.hidden.seat_actions.SeatActions.from_view] and
+[`tunnel_odds_for_view`][ttr_core.hidden.odds.tunnel_odds_for_view] read a view with. It accepts
+exactly what a position of the ruleset's game can show a seat, as far as the view tells: every value
+of the right type, every count within the edition's parameters and consistent with the rest of the
+view (trains, scores and stations with the board, hands and piles with the edition's train cards,
+tickets with the deals, the pending tunnel or payment with its phase and its cards). A refusal is a
+[`ViewError`][ttr_core.model.errors.ViewError] naming the offending field by its path in the view's
+JSON form (as [`view_to_json`][ttr_core.formats.serialize.view_to_json] writes it), e.g.
 ``$.players[1].stations: Nordic Countries has no stations, the view gives 1``.
 """
 
@@ -38,7 +37,7 @@ __all__ = ["ValidatedView", "validate_view"]
 
 @frozen
 class ValidatedView:
-    """A view :func:`validate_view` accepted, with what the checks worked out of it."""
+    """A view [`validate_view`][] accepted, with what the checks worked out of it."""
 
     view: PlayerView
     tunnel: TunnelAttempt | None

@@ -1,8 +1,8 @@
 """The actions a player can take. Each class has a stable ``tag`` used on the wire.
 
-Routes are named by track id, tickets by ticket id and cities by name, as in the map
-data; cards are card numbers (see :mod:`ttr_core.model.cards`) and payments nine-count tuples.
-In JSON, cards appear by name: ``{"tag": "claim_route", "route": 40, "cards": {"red": 3}}``.
+Routes are named by track id, tickets by ticket id and cities by name, as in the map data; cards are
+card numbers (see [`ttr_core.model.cards`][ttr_core.model.cards]) and payments nine-count tuples. In
+JSON, cards appear by name: ``{"tag": "claim_route", "route": 40, "cards": {"red": 3}}``.
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ class ClaimWithGroups(Action):
     """Claim a track paying partly with groups of any cards; the cards are chosen next.
 
     ``groups`` is how many groups of any cards the payment holds (at least 1). The
-    player then names the cards one at a time with :class:`ChooseCard`, and the claim
-    completes with the last one. Payments without groups use :class:`ClaimRoute`.
+    player then names the cards one at a time with [`ChooseCard`][], and the claim
+    completes with the last one. Payments without groups use [`ClaimRoute`][].
     """
 
     tag: ClassVar[str] = "claim_with_groups"

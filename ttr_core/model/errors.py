@@ -1,7 +1,7 @@
-"""The exceptions the library raises. Every one derives from :class:`TtrError`.
+"""The exceptions the library raises. Every one derives from [`TtrError`][].
 
-Every message is one line of at most :data:`MAX_MESSAGE` characters: the sources quote
-values with :func:`quote`, and :class:`TtrError` shortens whatever is longer still.
+Every message is one line of at most [`MAX_MESSAGE`][] characters: the sources quote
+values with [`quote`][], and [`TtrError`][] shortens whatever is longer still.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
 class TtrError(Exception):
     """Base class of every error the library raises on purpose.
 
-    Its message is one line of at most :data:`MAX_MESSAGE` characters (see :func:`shorten`).
+    Its message is one line of at most [`MAX_MESSAGE`][] characters (see [`shorten`][]).
     """
 
     def __str__(self) -> str:
@@ -126,7 +126,8 @@ class PositionError(TtrError, ValueError):
 class JsonFormatError(TtrError, ValueError):
     """The JSON of an action, event, state or view that does not follow its format.
 
-    Raised by the readers of :mod:`ttr_core.formats.serialize`; the message names the offending key.
+    Raised by the readers of [`ttr_core.formats.serialize`][ttr_core.formats.serialize]; the message
+    names the offending key.
     """
 
 
@@ -140,7 +141,7 @@ class ViewError(TtrError, ValueError):
 
 class ActionCodeError(TtrError, ValueError):
     """An action code out of range or naming no legal action in the view it is decoded
-    in, or an action that has no code (see :mod:`ttr_core.rl`)."""
+    in, or an action that has no code (see [`ttr_core.rl`][ttr_core.rl])."""
 
 
 class RenderError(TtrError, ValueError):

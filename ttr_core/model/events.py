@@ -1,9 +1,9 @@
 """Events: every change to a game is one. Each class has a stable ``tag``.
 
-Chance outcomes are recorded in events (a shuffle's resulting order, each card drawn),
-so a saved record replays without a random generator. Some events carry secrets (a
-player's cards or tickets, a shuffle's order); :func:`ttr_core.rules.views.redact` blanks them
-for the players who may not see them.
+Chance outcomes are recorded in events (a shuffle's resulting order, each card drawn), so a saved
+record replays without a random generator. Some events carry secrets (a player's cards or tickets, a
+shuffle's order); [`ttr_core.rules.views.redact`][ttr_core.rules.views.redact] blanks them for the
+players who may not see them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The map data format: cities, tracks, tickets and the edition's rule parameters.
 
-An edition ships its map as a JSON file in this format. :func:`load_map_data` structures
+An edition ships its map as a JSON file in this format. [`load_map_data`][] structures
 it into frozen attrs classes with cattrs (unknown keys are errors) and validates it, so
 that every problem is reported with the path of the offending value, e.g.
 ``$.routes[3].length: must be one of the lengths in route_points``.
@@ -253,7 +253,7 @@ def unstructure_map(data: MapData) -> dict[str, Any]:
 
 
 def structure_map(raw: Any) -> MapData:
-    """Structure and validate raw JSON data; raise :class:`MapDataError` with a path."""
+    """Structure and validate raw JSON data; raise `MapDataError` with a path."""
     if not isinstance(raw, dict):
         raise MapDataError("$: map data must be a JSON object")
     try:
@@ -265,7 +265,7 @@ def structure_map(raw: Any) -> MapData:
 
 
 def load_map_data(text: str | bytes) -> MapData:
-    """Parse map data from JSON text; raise :class:`MapDataError` on any problem.
+    """Parse map data from JSON text; raise `MapDataError` on any problem.
 
     An object with a key twice is refused (``$.routes[3]: duplicate key 'length'``).
     """

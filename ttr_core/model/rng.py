@@ -2,7 +2,7 @@
 
 The standard library's ``random.shuffle``, ``choice`` and ``randrange`` may change between
 Python versions; this module does not use them. The generator is SplitMix64, whose state
-is a plain integer that the immutable game state carries; :func:`below` draws uniform
+is a plain integer that the immutable game state carries; [`below`][] draws uniform
 integers by rejection sampling (no modulo bias). Shuffles use the standard library's
 ``random()``, the one output Python guarantees to keep across versions.
 """
@@ -61,11 +61,11 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def below_halves(state: int, n: int) -> tuple[int, int]:
-    """:func:`below` for ``n`` below 2**30, worked on 32-bit halves.
+    """[`below`][] for ``n`` below 2**30, worked on 32-bit halves.
 
     No intermediate value exceeds 50 bits, so the compiled build works on 64-bit machine
     integers (``i64``, plain ``int`` when not compiled); plain Python is faster with
-    :func:`below_wide`. Both give the same
+    [`below_wide`][]. Both give the same
     outputs (the tests compare them).
     """
     hi: i64 = state >> 32
@@ -107,7 +107,7 @@ def below_halves(state: int, n: int) -> tuple[int, int]:
 
 
 def below_wide(state: int, n: int) -> tuple[int, int]:
-    """:func:`below` on whole 64-bit numbers, for any ``n``."""
+    """[`below`][] on whole 64-bit numbers, for any ``n``."""
     limit = _SPAN - _SPAN % n
     while True:
         state = (state + _GAMMA) & _MASK

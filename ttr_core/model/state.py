@@ -2,7 +2,7 @@
 
 Every field is a plain value (ints and tuples), so a state is cheap to build, hashable,
 and equal states compare equal. ``apply`` returns a new state; the old one is never
-changed. The growing log lives outside the state (see :mod:`ttr_core.play.game`).
+changed. The growing log lives outside the state (see [`ttr_core.play.game`][ttr_core.play.game]).
 """
 
 from __future__ import annotations

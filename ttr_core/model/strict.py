@@ -4,8 +4,8 @@ cattrs converts by default (``"4"`` becomes 4, ``true`` becomes 1, a string beco
 tuple of characters). Data files and saved records must not be silently reinterpreted,
 so this converter rejects every value whose JSON type differs from the declared one, and
 every string that UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"``).
-:func:`parse_json` refuses an object that holds a key twice, naming its path, where
-:func:`json.loads` would silently keep the last value.
+`parse_json` refuses an object that holds a key twice, naming its path, where
+`json.loads` would silently keep the last value.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class JsonTextError(ValueError):
 
 
 def parse_json(text: str | bytes, root: str = "$") -> Any:
-    """Parse JSON text like :func:`json.loads`, refusing an object with a duplicate key.
+    """Parse JSON text like `json.loads`, refusing an object with a duplicate key.
 
     The error's ``path`` starts with ``root`` (``$.players[1]``); an empty ``root`` gives
     paths such as ``players[1]`` and an empty path for the top level.

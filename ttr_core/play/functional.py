@@ -1,15 +1,14 @@
 """The functional API: set up a game and apply actions to immutable states.
 
-``new_game`` and ``apply`` are pure: they return new frozen states and never change
-their inputs, so a rejected action (an :class:`~ttr_core.model.errors.IllegalActionError`)
-loses nothing. When an ``events`` list is passed, every change is appended to it as an
-event. Chance comes from the generator state carried in the game state, or, when
-replaying a record without a seed, from the recorded shuffle outcomes (a
-:class:`Chance` source).
+``new_game`` and ``apply`` are pure: they return new frozen states and never change their inputs, so
+a rejected action (an [`IllegalActionError`][ttr_core.model.errors.IllegalActionError]) loses
+nothing. When an ``events`` list is passed, every change is appended to it as an event. Chance comes
+from the generator state carried in the game state, or, when replaying a record without a seed, from
+the recorded shuffle outcomes (a [`Chance`][] source).
 
-Underneath, both run on the :class:`~ttr_core.play.simulator.Simulator`: the state is loaded
+Underneath, both run on the [`Simulator`][ttr_core.play.simulator.Simulator]: the state is loaded
 onto a table, the action applied there in place, and the result returned as a snapshot.
-The rules themselves live in :mod:`ttr_core.rules`, one module per mechanic.
+The rules themselves live in [`ttr_core.rules`][ttr_core.rules], one module per mechanic.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ __all__ = [
 
 
 KEPT_POSITIONS = 8
-"""How many recent states a :class:`PositionCache` keeps a simulator for, by default."""
+"""How many recent states a [`PositionCache`][] keeps a simulator for, by default."""
 
 
 class PositionCache:
@@ -45,7 +44,7 @@ class PositionCache:
 
     It holds real states, so it belongs to whoever plays the game, never to a bot: the
     ruleset keeps none. Pass your own with ``cache=`` to keep it apart from other code in
-    the process (a server, one per game); calls without one share :data:`SHARED_CACHE`.
+    the process (a server, one per game); calls without one share [`SHARED_CACHE`][].
     A cache only saves time: every call gives the same result with any cache or none.
     """
 
@@ -92,7 +91,7 @@ def simulator_at(
 ) -> Simulator:
     """A simulator (recording nothing) at ``state``.
 
-    The cache (``cache``, or :data:`SHARED_CACHE`) keeps the simulators of the last few
+    The cache (``cache``, or [`SHARED_CACHE`][]) keeps the simulators of the last few
     states met, so playing on from a state copies its simulator instead of loading the
     state again. With ``copy=False`` the kept simulator itself is returned: only read
     it, and know that ``apply`` from that state moves it on (its snapshot is no longer
@@ -119,7 +118,7 @@ def new_game(
     """Set up a game: shuffle, deal 4 cards each, lay out the display, deal opening tickets.
 
     Pass ``seed`` for a seeded game, or ``chance`` to take the shuffles from a record,
-    and ``cache`` to keep its simulator in that cache (see :class:`PositionCache`).
+    and ``cache`` to keep its simulator in that cache (see [`PositionCache`][]).
 
     :raises SetupError: the player count or start player is out of range, or neither
         ``seed`` nor ``chance`` was given.
@@ -150,7 +149,7 @@ def apply(
 
     Pass ``seat``, the seat the action comes from, to have it refused unless that seat is
     the one to act (rule TURN-4); without it the action is taken as the current player's.
-    ``cache`` is the :class:`PositionCache` to play on from (:data:`SHARED_CACHE` if None).
+    ``cache`` is the [`PositionCache`][] to play on from ([`SHARED_CACHE`][] if None).
 
     :raises IllegalActionError: the action is not legal here, or ``seat`` is not the seat
         to act; ``state`` is unchanged and no event was appended.

@@ -1,8 +1,8 @@
 """A game session: a ruleset, the current state, the log, and saved records.
 
-:class:`Game` is the convenient, mutable front of the engine: it plays on its own
-:class:`~ttr_core.play.simulator.Simulator`, keeps the log (outside the state, so applying an
-action never copies it) and turns it into a :class:`~ttr_core.play.records.GameRecord` that
+[`Game`][] is the convenient, mutable front of the engine: it plays on its own
+[`Simulator`][ttr_core.play.simulator.Simulator], keeps the log (outside the state, so applying an
+action never copies it) and turns it into a [`GameRecord`][ttr_core.play.records.GameRecord] that
 replays to an equal state.
 """
 
@@ -29,7 +29,7 @@ from ttr_core.ruleset.ruleset import Ruleset
 class Game:
     """A game in progress: apply actions, list legal ones, view, score, save, replay.
 
-    It plays on its own :class:`~ttr_core.play.simulator.Simulator`, and keeps the names,
+    It plays on its own [`Simulator`][ttr_core.play.simulator.Simulator], and keeps the names,
     the seed, the deal's events and the log that make its record.
     """
 
@@ -67,7 +67,7 @@ class Game:
         """Move the game to another position (of its ruleset and seats).
 
         The deal and the log no longer lead to it, so they are forgotten: the game goes
-        on from there, but has no record to save (:meth:`record` raises ``SetupError``).
+        on from there, but has no record to save ([`record`][] raises ``SetupError``).
         """
         self._sim.load(state)
         self._state = state
@@ -200,7 +200,7 @@ class Game:
         """The game so far as a replayable record.
 
         :raises SetupError: the game has no recorded deal: it was made from a state, or
-            moved to one by setting :attr:`state`.
+            moved to one by setting [`state`][].
         """
         if not self.setup:
             raise SetupError(
@@ -228,13 +228,13 @@ class Game:
 
     @classmethod
     def load(cls, text: str | bytes, *, plugins: Iterable[object] = ()) -> Game:
-        """Parse and replay a saved record; raise :class:`RecordError` if it is not sound."""
+        """Parse and replay a saved record; raise `RecordError` if it is not sound."""
         return cls.replay(GameRecord.from_json(text), plugins=plugins)
 
     @classmethod
     def replay(cls, record: GameRecord, *, plugins: Iterable[object] = ()) -> Game:
         """Replay a record from its recorded outcomes (and check its seed where present);
-        see :func:`~ttr_core.play.records.replay`.
+        see [`replay`][ttr_core.play.records.replay].
 
         :raises RecordError: the record names another edition version or map, its options
             were edited (other option values give the recorded map hash), a player name is

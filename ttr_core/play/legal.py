@@ -4,8 +4,8 @@
 python-chess's ``LegalMoveGenerator``); an action object is made only when it is asked
 for. It is complete and sound: every action the rules allow is listed exactly once
 (payments are distinct multisets of cards) and every listed action applies without
-error. It is a view of a :class:`~ttr_core.play.simulator.Simulator` at the state; the rules
-that decide what is listed live in :mod:`ttr_core.rules`, one module per mechanic.
+error. It is a view of a [`Simulator`][ttr_core.play.simulator.Simulator] at the state; the rules
+that decide what is listed live in [`ttr_core.rules`][ttr_core.rules], one module per mechanic.
 
 Listing order (stable): face-up cards by card number, the blind draw, drawing tickets,
 claims (by route colour, gray last, then by length; tracks in map order; payments with
@@ -34,7 +34,7 @@ class LegalActions(Sequence[Action]):
     Pass ``simulator``, a simulator at ``state`` (its ``snapshot()`` is ``state`` itself),
     to list from it; it is only read, and once it is elsewhere the listing goes on from a
     new simulator loaded from ``state``. Without one, the simulator comes from ``cache``
-    (see :class:`~ttr_core.play.functional.PositionCache`).
+    (see [`PositionCache`][ttr_core.play.functional.PositionCache]).
     """
 
     def __init__(

@@ -1,11 +1,11 @@
 """Game records: what a saved game holds, and replaying one to the position it reached.
 
-A :class:`GameRecord` holds the edition, its rules version, map hash and options, the
-seed, the players, the deal's events and the log of actions with their events. It is
-saved as JSON (:meth:`GameRecord.to_json`) and read back with checks of its shape
-(:meth:`GameRecord.from_json`). :func:`replay` plays it again on a simulator, from its
-seed or, for a record without one, from its recorded shuffles, and checks that every
-event follows; :meth:`ttr_core.Game.replay` and :meth:`ttr_core.Game.load` make a game of it.
+A [`GameRecord`][] holds the edition, its rules version, map hash and options, the seed, the
+players, the deal's events and the log of actions with their events. It is saved as JSON
+([`GameRecord.to_json`][ttr_core.play.records.GameRecord.to_json]) and read back with checks of its
+shape ([`GameRecord.from_json`][ttr_core.play.records.GameRecord.from_json]). [`replay`][] plays it
+again on a simulator, from its seed or, for a record without one, from its recorded shuffles, and
+checks that every event follows; `ttr_core.Game.replay` and `ttr_core.Game.load` make a game of it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ RECORD_FORMAT = 1
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 """Records larger than this are refused before parsing."""
 MAX_OPTION_SETS = 64
-"""Most option combinations tried to explain a record's map hash (see :func:`replay`)."""
+"""Most option combinations tried to explain a record's map hash (see [`replay`][])."""
 
 
 @frozen
@@ -52,7 +52,7 @@ class GameRecord:
     """For records without a seed: the generator state at the end of the log, so that a
     replayed game can go on (its next shuffles come from this generator); else None."""
     options_hash: str | None = None
-    """:func:`options_digest` of ``options`` as the game was played; None in records saved
+    """[`options_digest`][] of ``options`` as the game was played; None in records saved
     before it existed. It tells an edited option apart even where the map hash cannot."""
     format: int = RECORD_FORMAT
 
@@ -66,10 +66,10 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
-        """Parse a record; raise :class:`RecordError` if it is not well formed.
+        """Parse a record; raise `RecordError` if it is not well formed.
 
         This checks the shape only (JSON with no key twice in one object, the keys and
-        types of the format, text that UTF-8 can encode); :func:`replay` checks that
+        types of the format, text that UTF-8 can encode); [`replay`][] checks that
         it is consistent.
         """
         size = len(text.encode("utf-8", "surrogatepass")) if isinstance(text, str) else len(text)

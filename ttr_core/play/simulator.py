@@ -1,11 +1,11 @@
 """The in-place simulator: play on a mutable table, in OpenSpiel's vocabulary.
 
-A :class:`Simulator` is one game's position, changed in place by the mechanics of
-:mod:`ttr_core.rules` on a :class:`~ttr_core.rules.table.Table` it keeps to itself. It lists
-its legal actions (counted and indexed without building them), applies an action or
-the ``k``-th legal action, clones cheaply and converts to the frozen
-:class:`~ttr_core.model.state.GameState` that the functional API, views, scoring and
-records use::
+A [`Simulator`][] is one game's position, changed in place by the mechanics of
+[`ttr_core.rules`][ttr_core.rules] on a [`Table`][ttr_core.rules.table.Table] it keeps to itself. It
+lists its legal actions (counted and indexed without building them), applies an action or the
+``k``-th legal action, clones cheaply and converts to the frozen
+[`GameState`][ttr_core.model.state.GameState] that the functional API, views, scoring and records
+use::
 
     sim = Simulator.new("usa", players=4, seed=1)
     while not sim.is_over:
@@ -13,7 +13,7 @@ records use::
     print(sim.scores().winners)
 
 By default a simulator records what happens (the events, chance outcomes included, and
-the log of actions), so :meth:`ttr_core.Game.from_simulator` makes a game of it that
+the log of actions), so `ttr_core.Game.from_simulator` makes a game of it that
 saves and replays like any other; search playouts pass ``record=False`` and record
 nothing.
 """
@@ -134,28 +134,28 @@ def _checks(*parts: Mapping[type[Action], Check]) -> dict[type, Check]:
 _CHECKS: Final = _checks(
     drawing.CHECKS, tickets.CHECKS, tunnels.CHECKS, card_groups.CHECKS, stations.CHECKS
 )
-"""Every action type but :class:`~ttr_core.model.actions.Pass` and the check of its
+"""Every action type but [`Pass`][ttr_core.model.actions.Pass] and the check of its
 mechanic. Passing is the simulator's own: it is legal when nothing else is listed."""
 
 
 class Simulator:
-    """One game, played in place. Build one with :meth:`new` or :meth:`from_state` (or
-    :meth:`ttr_core.Game.simulator`) and copy it with :meth:`clone`.
+    """One game, played in place. Build one with [`new`][] or [`from_state`][] (or
+    `ttr_core.Game.simulator`) and copy it with [`clone`][].
 
     These twenty names are all it offers, in OpenSpiel's vocabulary:
 
-    - making one: :meth:`new`, :meth:`from_state`, :meth:`clone`, and :meth:`load` to
+    - making one: [`new`][], [`from_state`][], [`clone`][], and [`load`][] to
       move it to another state;
-    - listing: :meth:`legal_count`, :meth:`legal_action`, :meth:`legal_actions` and
-      :meth:`is_legal`;
-    - applying: :meth:`apply` (an action; its ``events`` and ``chance`` arguments collect
-      the events and take the shuffles from a record) and :meth:`apply_index` (the
+    - listing: [`legal_count`][], [`legal_action`][], [`legal_actions`][] and
+      [`is_legal`][];
+    - applying: [`apply`][] (an action; its ``events`` and ``chance`` arguments collect
+      the events and take the shuffles from a record) and [`apply_index`][] (the
       ``k``-th legal action);
-    - the position: :meth:`snapshot`, :meth:`view`, :attr:`current_player`,
-      :attr:`is_over` and :meth:`scores`;
-    - facts: :attr:`ruleset` and :attr:`names`;
-    - what it recorded: :attr:`seed`, :attr:`setup` and :attr:`log`, from which
-      :meth:`ttr_core.Game.from_simulator` makes a game to save.
+    - the position: [`snapshot`][], [`view`][], [`current_player`][],
+      [`is_over`][] and [`scores`][];
+    - facts: [`ruleset`][] and [`names`][];
+    - what it recorded: [`seed`][], [`setup`][] and [`log`][], from which
+      `ttr_core.Game.from_simulator` makes a game to save.
     """
 
     # The counted listing: scratch, rebuilt when ``_listed`` is not the table's version.
@@ -186,7 +186,7 @@ class Simulator:
         copy_of: Simulator | None = None,
     ) -> None:
         """A simulator before the deal, or with ``copy_of`` a copy of that simulator
-        (prefer :meth:`new`, :meth:`from_state` and :meth:`clone`)."""
+        (prefer [`new`][], [`from_state`][] and [`clone`][])."""
         ix = index_of(rs)
         self._table: Table = Table(
             rs, len(names), copy_of=None if copy_of is None else copy_of._table
@@ -221,15 +221,15 @@ class Simulator:
         chance: Chance | None = None,
     ) -> Simulator:
         """Deal a game: shuffle, deal the hands, lay out the display, deal the tickets.
-        The same arguments as :meth:`ttr_core.Game.new` deal the same game.
+        The same arguments as `ttr_core.Game.new` deal the same game.
 
         Pass ``seed=None`` and ``chance`` to take the shuffles from a record instead. The
-        deal's events are appended to ``events`` if given, and kept as :attr:`setup`
+        deal's events are appended to ``events`` if given, and kept as [`setup`][]
         when recording.
 
         :raises UnknownEditionError: no such edition is installed.
         :raises OptionError: an option is unknown or has a value the edition does not offer.
-        :raises SetupError: bad player count, bad names (see :meth:`ttr_core.Game.new`), a
+        :raises SetupError: bad player count, bad names (see `ttr_core.Game.new`), a
             bad start player, or neither ``seed`` nor ``chance`` given.
         """
         rs = edition if isinstance(edition, Ruleset) else Ruleset.build(edition, options, plugins)
@@ -303,7 +303,7 @@ class Simulator:
         Its log starts empty and it has no deal to save, unless it records and is given
         the game's deal (``setup``, its events, and the ``seed`` it was dealt with) and
         the ``log`` of the actions that led from the deal to ``state``: then it carries on
-        that game's record, as :meth:`ttr_core.Game.simulator` does.
+        that game's record, as `ttr_core.Game.simulator` does.
         """
         sim = cls(
             ruleset,
@@ -321,8 +321,8 @@ class Simulator:
         """Set this simulator to ``state`` (of its ruleset and seats).
 
         The deal and the log no longer lead to it, so they are forgotten, as for a
-        simulator made with :meth:`from_state`: recording goes on from an empty log, and
-        :meth:`ttr_core.Game.from_simulator` refuses it (there is no deal to save or replay).
+        simulator made with [`from_state`][]: recording goes on from an empty log, and
+        `ttr_core.Game.from_simulator` refuses it (there is no deal to save or replay).
         """
         self._table.load(state)
         self._seed = None
@@ -372,12 +372,12 @@ class Simulator:
         return self._table.current
 
     def snapshot(self) -> GameState:
-        """The position as a frozen :class:`~ttr_core.model.state.GameState` (the same
+        """The position as a frozen [`GameState`][ttr_core.model.state.GameState] (the same
         object until the position changes)."""
         return self._table.snapshot()
 
     def view(self, seat: object) -> PlayerView:
-        """What ``seat`` may see of the position (see :func:`~ttr_core.rules.views.view_of`).
+        """What ``seat`` may see of the position (see [`view_of`][ttr_core.rules.views.view_of]).
 
         :raises SetupError: ``seat`` is not a seat of the game.
         """

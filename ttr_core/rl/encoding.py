@@ -1,6 +1,6 @@
 """A fixed integer action space per ruleset: every legal action has exactly one code.
 
-:class:`ActionEncoding` numbers the actions of a ruleset from 0 to ``size - 1``, in
+[`ActionEncoding`][] numbers the actions of a ruleset from 0 to ``size - 1``, in
 sections, in this order (an edition without stations, tunnels or card groups has no
 codes for them):
 
@@ -101,7 +101,7 @@ def _claim_payments(rs: Ruleset, r: int) -> list[tuple[int, ...]]:
 
 
 class _Layout:
-    """The code tables of one ruleset, built once (see :func:`_layout`)."""
+    """The code tables of one ruleset, built once (see `_layout`)."""
 
     def __init__(self, rs: Ruleset) -> None:
         params = rs.params
@@ -176,7 +176,7 @@ class ActionEncoding:
     """The fixed integer codes of a ruleset's actions (see the module for the layout).
 
     Every legal action has exactly one code and every code names at most one action of a
-    position. :meth:`encode` and :meth:`decode` read the position from the view of the
+    position. [`encode`][] and [`decode`][] read the position from the view of the
     seat to act. The tables are built once per ruleset and shared.
     """
 
@@ -343,12 +343,12 @@ class ActionEncoding:
         """The action that ``code`` names for the seat whose view is ``view``.
 
         Legality is the engine's: the code's action must be among the legal actions of
-        :func:`~ttr_core.hidden.determinize.known_state` of the view, the position with the
+        [`known_state`][ttr_core.hidden.determinize.known_state] of the view, the position with the
         view's public parts and nothing hidden, whose seat to act has exactly the legal
         actions of any position the view comes from.
 
         :raises ActionCodeError: the code is not an integer or is out of range (see
-            :meth:`check`), the seat is not the one to act, or the code names no legal
+            [`check`][]), the seat is not the one to act, or the code names no legal
             action in this position.
         :raises ViewError: the view cannot be a view of this ruleset (checked before
             anything else of the view is read).

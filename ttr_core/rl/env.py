@@ -1,18 +1,18 @@
 """A game of Ticket to Ride as a PettingZoo AEC environment.
 
 The agents ``player_0``, ``player_1``... are the seats; seat 0 starts. The game is
-dealt by :meth:`raw_env.reset` from its seed and played on a
-:class:`~ttr_core.play.simulator.Simulator`. Each agent observes a dictionary:
-``"observation"``, the vector :class:`~ttr_core.rl.ObservationEncoding` makes of that
+dealt by [`raw_env.reset`][ttr_core.rl.env.raw_env.reset] from its seed and played on a
+[`Simulator`][ttr_core.play.simulator.Simulator]. Each agent observes a dictionary:
+``"observation"``, the vector `ObservationEncoding` makes of that
 agent's view, and ``"action_mask"``, an ``int8`` vector over the codes of
-:class:`~ttr_core.rl.ActionEncoding`, 1 at the legal ones (all 0 for an agent that is
+`ActionEncoding`, 1 at the legal ones (all 0 for an agent that is
 not to act). Actions are codes. Rewards come at the end only: see
-:func:`placing_rewards`.
+[`placing_rewards`][].
 
 Once the game is over, each agent is stepped with ``None`` and leaves ``agents``, as in
-PettingZoo's classic games. After the last one, :func:`env` ignores a step with
-PettingZoo's warning, as their order-enforcing wrapper does, and :class:`raw_env`
-refuses it with :class:`~ttr_core.model.errors.ActionCodeError` (where theirs fail on a
+PettingZoo's classic games. After the last one, [`env`][] ignores a step with
+PettingZoo's warning, as their order-enforcing wrapper does, and [`raw_env`][]
+refuses it with [`ActionCodeError`][ttr_core.model.errors.ActionCodeError] (where theirs fail on a
 ``KeyError``).
 """
 
@@ -51,7 +51,7 @@ RENDER_MODES = ("human", "ansi")
 """The render modes: ``"ansi"`` returns the public table as text, ``"human"`` prints it."""
 
 ILLEGAL_REWARD = -1.0
-"""What :func:`env` gives an agent that plays a code its mask rules out (the game ends)."""
+"""What [`env`][] gives an agent that plays a code its mask rules out (the game ends)."""
 
 
 def placing_rewards(sheet: Scoresheet) -> list[float]:
@@ -77,19 +77,18 @@ def env(
 ) -> Any:
     """The environment wrapped as PettingZoo's classic games are, with a check of actions.
 
-    A step takes an integer code (a Python or NumPy integer) from 0 to ``size - 1`` for
-    the agent to act, ``None`` for an agent whose game is over. Anything else (a bool, a
-    float, an array, a string, ``None`` for the agent to act, a code out of range however
-    large) raises :class:`~ttr_core.model.errors.ActionCodeError` and changes nothing, checked
-    before PettingZoo's wrappers read it. A code the mask rules out ends the game with
-    :data:`ILLEGAL_REWARD` for the agent that played it and 0 for the others. The calls
-    must come in order: a step, an observation or a render before ``reset`` fails
-    PettingZoo's assertion, and a step once every agent has left after the end does
-    nothing but log PettingZoo's warning.
+    A step takes an integer code (a Python or NumPy integer) from 0 to ``size - 1`` for the agent to
+    act, ``None`` for an agent whose game is over. Anything else (a bool, a float, an array, a
+    string, ``None`` for the agent to act, a code out of range however large) raises
+    [`ActionCodeError`][ttr_core.model.errors.ActionCodeError] and changes nothing, checked before
+    PettingZoo's wrappers read it. A code the mask rules out ends the game with [`ILLEGAL_REWARD`][]
+    for the agent that played it and 0 for the others. The calls must come in order: a step, an
+    observation or a render before ``reset`` fails PettingZoo's assertion, and a step once every
+    agent has left after the end does nothing but log PettingZoo's warning.
 
-    :raises UnknownEditionError: as :class:`raw_env`.
-    :raises OptionError: as :class:`raw_env`.
-    :raises SetupError: as :class:`raw_env`.
+    :raises UnknownEditionError: as [`raw_env`][].
+    :raises OptionError: as [`raw_env`][].
+    :raises SetupError: as [`raw_env`][].
     """
     wrapped: Any = raw_env(edition, players, options, render_mode)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
@@ -101,13 +100,13 @@ def env(
 
 
 class _ActionCheckWrapper(BaseWrapper):  # type: ignore[misc]  # PettingZoo ships no types
-    """Refuses, as :class:`raw_env` does, what is neither a code of the action space nor
+    """Refuses, as [`raw_env`][] does, what is neither a code of the action space nor
     a finished agent's ``None``, and hands the wrappers inside a plain ``int``:
     ``TerminateIllegalWrapper`` indexes the mask with the action, and
     ``AssertOutOfBoundsWrapper`` cannot convert a huge integer."""
 
     def step(self, action: object) -> None:
-        """Check ``action`` (see :func:`env`), then step the wrapped environment with it."""
+        """Check ``action`` (see [`env`][]), then step the wrapped environment with it."""
         super().step(self.unwrapped._checked(action))
 
     def __str__(self) -> str:
@@ -123,8 +122,8 @@ class _Listing:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
-    """A game of an edition (an id, or a :class:`~ttr_core.ruleset.ruleset.Ruleset`) as an
-    unwrapped PettingZoo AEC environment; see the module and :func:`env`.
+    """A game of an edition (an id, or a [`Ruleset`][ttr_core.ruleset.ruleset.Ruleset]) as an
+    unwrapped PettingZoo AEC environment; see the module and [`env`][].
 
     :raises UnknownEditionError: no such edition is installed, or ``edition`` is neither
         a string nor a ruleset.
@@ -348,8 +347,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def _checked(self, action: object) -> int | None:
         """What a step plays for ``action``: a code for the agent to act, ``None`` for an
-        agent whose game is over; refused as :meth:`step` says, before anything changes
-        (legality by the mask apart, which :func:`env` leaves to its wrappers)."""
+        agent whose game is over; refused as [`step`][] says, before anything changes
+        (legality by the mask apart, which [`env`][] leaves to its wrappers)."""
         if self._sim is None:
             raise SetupError("no game yet: call reset() first")
         if not self.agents:

@@ -1,13 +1,13 @@
 """Observation vectors: a player's view as a fixed-length vector of counts and flags.
 
-:class:`ObservationEncoding` turns a :class:`~ttr_core.rules.views.PlayerView` into a
+[`ObservationEncoding`][] turns a [`PlayerView`][ttr_core.rules.views.PlayerView] into a
 ``float32`` vector whose length depends only on the ruleset and the player count. It
 reads nothing but the view, so two positions that show a seat the same view give that
 seat the same vector. Seats are relative to the viewer: "seat ``i``" below means the
 ``i``-th player after the viewer in turn order, the viewer being seat 0. Sections, in
 order (those an edition has no use for are left out):
 
-- ``phase``: 7 flags, the phase (by :class:`~ttr_core.model.state.Phase` value).
+- ``phase``: 7 flags, the phase (by [`Phase`][ttr_core.model.state.Phase] value).
 - ``to_act``: one flag per seat, the seat to decide (none once the game is over).
 - ``hand``: 9 counts, the viewer's cards by kind (colours, then locomotives).
 - ``display``: 9 counts, the face-up cards by kind.

@@ -1,14 +1,14 @@
 """Claims with groups of any cards: Nordic ferries (3 for a locomotive), Murmansk-Lieksa (4).
 
 What a payment with groups is, and when it is valid (GROUP-1), is defined in
-:mod:`ttr_core.rules.payments`; payments without groups are ordinary claims
-(:mod:`ttr_core.rules.claims`). Payments with groups are too many to list (a 36-card
-Murmansk-Lieksa payment from a large hand has millions of forms), so a claim names only
-the track and the number of groups (:class:`~ttr_core.model.actions.ClaimWithGroups`,
+[`ttr_core.rules.payments`][ttr_core.rules.payments]; payments without groups are ordinary claims
+([`ttr_core.rules.claims`][ttr_core.rules.claims]). Payments with groups are too many to list (a
+36-card Murmansk-Lieksa payment from a large hand has millions of forms), so a claim names only the
+track and the number of groups ([`ClaimWithGroups`][ttr_core.model.actions.ClaimWithGroups],
 GROUP-2), and the player then names the cards one at a time, in card order
-(:class:`~ttr_core.model.actions.ChooseCard`, GROUP-3). A card is offered only if the
-payment can still be completed with it, so every choice leads to a valid payment and
-every valid payment is reached by exactly one sequence of choices.
+([`ChooseCard`][ttr_core.model.actions.ChooseCard], GROUP-3). A card is offered only if the payment
+can still be completed with it, so every choice leads to a valid payment and every valid payment is
+reached by exactly one sequence of choices.
 
 Listing order: claims with groups follow the other claims, by group class (in
 ``rs.group_classes`` order), track in map order, then the number of groups; while a
@@ -135,9 +135,9 @@ def choice_steps(cards: tuple[int, ...]) -> list[int]:
 def claim_actions(rs: Ruleset, route: int, cards: tuple[int, ...]) -> list[Action]:
     """The actions that claim track ``route`` (an id) paying exactly ``cards``.
 
-    A payment without groups is one :class:`~ttr_core.model.actions.ClaimRoute`; a payment
-    with groups is a :class:`~ttr_core.model.actions.ClaimWithGroups` followed by one
-    :class:`~ttr_core.model.actions.ChooseCard` per card, in card order. Useful for a server
+    A payment without groups is one [`ClaimRoute`][ttr_core.model.actions.ClaimRoute]; a payment
+    with groups is a [`ClaimWithGroups`][ttr_core.model.actions.ClaimWithGroups] followed by one
+    [`ChooseCard`][ttr_core.model.actions.ChooseCard] per card, in card order. Useful for a server
     or a user interface that collects a whole payment at once. Only the payment is
     checked here; the hand, the trains and the track's owner are checked when the
     actions are applied.
@@ -337,4 +337,4 @@ CHECKS: Final[Mapping[type[Action], Check]] = {
     ChooseCard: _choose_checked,
 }
 """The checks of claims with groups and of choosing their cards, by action type (see
-:data:`~ttr_core.rules.table.Check`)."""
+[`Check`][ttr_core.rules.table.Check])."""

@@ -2,7 +2,7 @@
 
 Everything here is worked out from the track owners alone (a seat or -1 per track), so
 it holds for any position: a table's free and blocked tracks are set from
-:func:`free_tracks` and :func:`blocked_tracks` when a state is loaded, and kept current
+`free_tracks` and `blocked_tracks` when a state is loaded, and kept current
 by the claims as play goes on.
 """
 
@@ -17,17 +17,17 @@ if TYPE_CHECKING:
     from ttr_core.ruleset.ruleset import Ruleset
 
 OWN_PARALLEL: Final = "DOUBLE-1"
-""":func:`parallel_rule`: the seat owns the parallel track."""
+"""`parallel_rule`: the seat owns the parallel track."""
 CLOSED_PARALLEL: Final = "DOUBLE-2"
-""":func:`parallel_rule`: another seat owns the parallel track, and with this few players
+"""`parallel_rule`: another seat owns the parallel track, and with this few players
 that closes it for everyone."""
 
 
 def parallel_rule(rs: Ruleset, owners: Sequence[int], r: int, seat: int, players: int) -> str:
     """The double-route rule that keeps ``seat`` from claiming the unclaimed track ``r``.
 
-    :data:`OWN_PARALLEL` (DOUBLE-1) if ``seat`` owns the parallel track: no seat takes
-    both tracks of a double route. :data:`CLOSED_PARALLEL` (DOUBLE-2) if another seat
+    `OWN_PARALLEL` (DOUBLE-1) if ``seat`` owns the parallel track: no seat takes
+    both tracks of a double route. `CLOSED_PARALLEL` (DOUBLE-2) if another seat
     owns it and fewer players play than the edition's ``double_routes_min_players``: then
     a claimed track closes its parallel for everyone. An empty string if neither rule
     applies. A ``seat`` of -1 asks for everyone: only a closed track is refused.
@@ -37,7 +37,7 @@ def parallel_rule(rs: Ruleset, owners: Sequence[int], r: int, seat: int, players
 
 
 def _parallel(twins: Sequence[int], owners: Sequence[int], r: int, seat: int, few: bool) -> str:
-    """:func:`parallel_rule` with the parallel tracks ``twins`` and whether the game has
+    """`parallel_rule` with the parallel tracks ``twins`` and whether the game has
     ``few`` players read once, for the callers that ask about every track."""
     twin = twins[r]
     if twin < 0:
@@ -52,7 +52,7 @@ def _parallel(twins: Sequence[int], owners: Sequence[int], r: int, seat: int, fe
 
 def free_tracks(rs: Ruleset, owners: Sequence[int], players: int) -> tuple[tuple[int, ...], ...]:
     """Per route class, its tracks that are unclaimed and not closed (DOUBLE-2), in map
-    order: what :attr:`~ttr_core.model.state.GameState.free` holds for these owners."""
+    order: what [`free`][ttr_core.model.state.GameState.free] holds for these owners."""
     ix = index_of(rs)
     twins, few = ix.route_twin, players < ix.double_open_min
     return tuple(
@@ -64,7 +64,7 @@ def free_tracks(rs: Ruleset, owners: Sequence[int], players: int) -> tuple[tuple
 def blocked_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
     """The free tracks ``seat`` may not claim because it owns their parallel (DOUBLE-1),
     ordered as its own tracks are in the map: the tracks its
-    :attr:`~ttr_core.model.state.PlayerState.blocked` holds for these owners (a game
+    [`blocked`][ttr_core.model.state.PlayerState.blocked] holds for these owners (a game
     lists them in the order they were claimed)."""
     ix = index_of(rs)
     twins, few = ix.route_twin, players < ix.double_open_min
@@ -82,7 +82,7 @@ def blocked_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) 
 
 def open_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
     """The tracks ``seat`` may claim as far as owners go (trains and cards aside), in map
-    order: unclaimed, and kept from it by no double-route rule (:func:`parallel_rule`)."""
+    order: unclaimed, and kept from it by no double-route rule (`parallel_rule`)."""
     ix = index_of(rs)
     twins, few = ix.route_twin, players < ix.double_open_min
     return tuple(

@@ -125,4 +125,4 @@ CHECKS: Final[Mapping[type[Action], Check]] = {
     TakeFaceUp: _face_up_checked,
     DrawBlind: _blind_checked,
 }
-"""The checks of drawing train cards, by action type (see :data:`~ttr_core.rules.table.Check`)."""
+"""The checks of drawing train cards, by action type (see [`Check`][ttr_core.rules.table.Check])."""

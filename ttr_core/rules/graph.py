@@ -44,7 +44,7 @@ Edge = tuple[int, int, int]
 """A track as ``(city, city, length)``."""
 
 MAX_TRAIL_WORK = 1_000_000
-"""The most work :func:`longest_trail` does before it gives up with a ``LongestPathError``.
+"""The most work `longest_trail` does before it gives up with a ``LongestPathError``.
 
 Work is search states times the tracks of the graph searched; the limit is about a second
 of CPU. The longest trail is NP-hard: the densest networks found that one player can hold
@@ -59,9 +59,9 @@ def longest_trail(edges: Sequence[Edge]) -> int:
     included. A trail's tracks are connected with at most two cities of odd degree (Euler),
     so a component with at most two is walked whole, and a tree's longest trail is its
     diameter. Other components are cut at their bridges, which a trail crosses at most
-    once, into blocks, each searched by :class:`_TrailSearch`.
+    once, into blocks, each searched by `_TrailSearch`.
 
-    :raises LongestPathError: the search would need more than :data:`MAX_TRAIL_WORK`.
+    :raises LongestPathError: the search would need more than `MAX_TRAIL_WORK`.
     """
     adj: dict[int, list[tuple[int, int, int]]] = {}  # city: (track, other city, length)
     for i, (a, b, length) in enumerate(edges):
@@ -114,7 +114,7 @@ def _farthest(adj: dict[int, list[tuple[int, int, int]]], start: int) -> tuple[i
 
 
 class _Work:
-    """The work done so far by one call of :func:`longest_trail`."""
+    """The work done so far by one call of `longest_trail`."""
 
     __slots__ = ("done",)
 
@@ -458,7 +458,7 @@ class _TrailSearch:
 
 
 _State = tuple[int, int, int, int, int]
-"""A state of :class:`_TrailSearch`: tracks kept, ends, weight, odd cities, fixed tracks."""
+"""A state of `_TrailSearch`: tracks kept, ends, weight, odd cities, fixed tracks."""
 
 
 def _onward(tracks: list[tuple[int, int, int]], bit: int, free: int) -> int:

@@ -1,12 +1,12 @@
 """The rules' index of a ruleset: cities, tracks and tickets as small integers, and memos.
 
-A :class:`~ttr_core.ruleset.ruleset.Ruleset` keeps its map data and parameters in map
-ids; the mechanics play on integer indices instead. :class:`RulesetIndex` holds every
+A [`Ruleset`][ttr_core.ruleset.ruleset.Ruleset] keeps its map data and parameters in map
+ids; the mechanics play on integer indices instead. `RulesetIndex` holds every
 table derived from the map data and the parameters (nothing about plugins), built once
-per ruleset; :class:`RulesetMemos` holds what fills during play.
+per ruleset; `RulesetMemos` holds what fills during play.
 
-:func:`index_of` and :func:`memos_of` are internal to the rules, play, hidden, formats
-and testing layers: plugins see map ids only (:mod:`ttr_core.plugin`).
+`index_of` and `memos_of` are internal to the rules, play, hidden, formats
+and testing layers: plugins see map ids only ([`ttr_core.plugin`][ttr_core.plugin]).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class RulesetIndex:
     """Every table the mechanics read, built from one map and its parameters.
 
     Cities, tracks and tickets are numbered in map order; a track's *class* groups the
-    tracks that accept exactly the same payments. Build one with :meth:`build`.
+    tracks that accept exactly the same payments. Build one with `build`.
     """
 
     # Cities.
@@ -254,12 +254,13 @@ class RulesetIndex:
 class RulesetMemos:
     """What fills during play, keyed by the hands that were listed: a ruleset object's own.
 
-    A :meth:`~ttr_core.ruleset.ruleset.Ruleset.private_copy` starts a new, empty one, so
+    A [`private_copy`][ttr_core.ruleset.ruleset.Ruleset.private_copy] starts a new, empty one, so
     a ruleset handed to a bot holds no hand the bot has not seen.
     """
 
     claim_tables: ClaimTables | None = None
-    """The claim tables, built on first use (:func:`ttr_core.rules.payment_counts.claim_tables`)."""
+    """The claim tables, built on first use
+    ([`ttr_core.rules.payment_counts.claim_tables`][ttr_core.rules.payment_counts.claim_tables])."""
     group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = Factory(dict)
     group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = Factory(dict)
     station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = Factory(dict)

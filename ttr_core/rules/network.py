@@ -1,7 +1,7 @@
 """A player's network at final scoring: their tracks, and graph questions about them in map ids.
 
-Scoring hooks receive a :class:`PlayerNetwork` for each player. It names cities by their
-map ids (or aliases) and tracks by the map's :class:`~ttr_core.model.mapdata.Track` objects, and
+Scoring hooks receive a [`PlayerNetwork`][] for each player. It names cities by their
+map ids (or aliases) and tracks by the map's [`Track`][ttr_core.model.mapdata.Track] objects, and
 answers the questions an edition's bonus or ticket asks: are two places connected, which
 of a set of places (cities, or countries by their border arrows) are reached, are two
 cities joined by two paths with no track in common, which tracks are bridges, how long is
@@ -32,10 +32,10 @@ class PlayerNetwork:
     """The tracks one player may use for tickets: their own, plus any borrowed by stations.
 
     Cities are named by map id or alias, countries by name or alias; an unknown name raises
-    :class:`~ttr_core.model.errors.MapDataError`. Every question is answered on this network's
-    tracks, own and borrowed alike; :attr:`own` is the network of the player's own tracks,
-    for what the rules count on a player's own trains only (the longest path, India's
-    Grand Tour). Built by final scoring; read-only.
+    [`MapDataError`][ttr_core.model.errors.MapDataError]. Every question is answered on this
+    network's tracks, own and borrowed alike; [`own`][] is the network of the player's own tracks,
+    for what the rules count on a player's own trains only (the longest path, India's Grand Tour).
+    Built by final scoring; read-only.
     """
 
     __slots__ = (

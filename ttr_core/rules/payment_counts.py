@@ -7,9 +7,9 @@ current as hands change instead, so that listing only adds them up.
 
 The model:
 
-* When a ruleset is first played, :class:`ClaimTables` asks
-  :func:`~ttr_core.rules.payments.payment_error`, once per route class, which payments
-  of one colour plus locomotives it accepts (:attr:`ClaimTables.payments`, in listing
+* When a ruleset is first played, [`ClaimTables`][] asks
+  [`payment_error`][ttr_core.rules.payments.payment_error], once per route class, which payments
+  of one colour plus locomotives it accepts (`ClaimTables.payments`, in listing
   order). Per class and card colour, a running sum over the locomotives and the cards of
   the colour held then says how many of them a hand affords. Both counts are clamped to
   the longest track: more cards never allow more payments.
@@ -17,17 +17,17 @@ The model:
   classes form one block. A coloured block's counts depend only on the locomotives and
   the cards of its colour, so ``rows[c]`` holds them for every such pair. The gray
   block's counts depend on every colour count; they are numbered by clamped hand
-  (:meth:`ClaimTables.gray_lookup`) and memoised.
+  ([`ClaimTables.gray_lookup`][ttr_core.rules.payment_counts.ClaimTables.gray_lookup]) and memoised.
 * Each seat's counts (``Table.pay_count``) are kept current as its hand changes
-  (:func:`gain_card`, :func:`pay_cards`): a card of one colour changes the counts of that
-  colour's block and of the gray block, a locomotive all of them (:func:`recount_hand`).
-* The claims a colour block offers are its free tracks times its counts. Which of its
-  tracks are free is the block's *signature*; per signature and hand the sums are kept
-  (:meth:`ClaimTables.block_row`, ``count_memo``), and
-  :func:`~ttr_core.rules.claims.count_claims` reads them.
+  ([`gain_card`][], [`pay_cards`][]): a card of one colour changes the counts of that
+  colour's block and of the gray block, a locomotive all of them ([`recount_hand`][]).
+* The claims a colour block offers are its free tracks times its counts. Which of its tracks are
+  free is the block's *signature*; per signature and hand the sums are kept
+  ([`ClaimTables.block_row`][ttr_core.rules.payment_counts.ClaimTables.block_row], ``count_memo``),
+  and [`count_claims`][ttr_core.rules.claims.count_claims] reads them.
 
 The tables depend only on the route classes, so rulesets with the same classes share
-them; the memos keyed by hands are each ruleset object's own (see :func:`claim_tables`).
+them; the memos keyed by hands are each ruleset object's own (see [`claim_tables`][]).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 
 class ClaimTables:
-    """Per route class, the payments :func:`~ttr_core.rules.payments.payment_error`
+    """Per route class, the payments [`payment_error`][ttr_core.rules.payments.payment_error]
     accepts, and how many of them a hand affords.
 
     Route classes are numbered by colour (gray last), then length, so each colour's
@@ -156,7 +156,7 @@ class ClaimTables:
     def _memos(self) -> None:
         """Start the memos keyed by hands, which are the ruleset's own (see ``claim_tables``)."""
         self.gray_ids: dict[int, int] = {}
-        """Gray payment counts are numbered by clamped hand (see :meth:`gray_lookup`)."""
+        """Gray payment counts are numbered by clamped hand (see [`gray_lookup`][])."""
         self.gray_values: list[tuple[int, ...]] = []
         """The gray payment counts of each number."""
         self.gray_next: dict[int, int] = {}

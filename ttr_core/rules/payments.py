@@ -1,7 +1,7 @@
 """What pays for a track: the one definition of a valid payment, with or without groups.
 
-A payment is nine card counts (:func:`is_counts`). Without groups of any cards,
-:func:`payment_error` says whether it pays for a track (CLAIM-1 to CLAIM-4, FERRY-2):
+A payment is nine card counts ([`is_counts`][]). Without groups of any cards,
+[`payment_error`][] says whether it pays for a track (CLAIM-1 to CLAIM-4, FERRY-2):
 as many cards as spaces, one colour (the track's, any for gray) plus locomotives where
 the edition allows them, and at least the ferry's locomotives.
 
@@ -12,11 +12,12 @@ of ``G`` cards of any kind. At least S units must be locomotives or groups (the 
 locomotives). Whether a group may also cover a space of the colour depends on the track:
 always on a ``card_groups`` track, and on a ferry only with ``ferry_group_stacking``. A
 payment with ``t`` groups therefore holds ``N + (G - 1) * t`` cards, so the number of
-groups follows from the number of cards (GROUP-1); :func:`fits` tells it.
+groups follows from the number of cards (GROUP-1); [`fits`][] tells it.
 
 These are questions about a track and some cards only, asked by the claim mechanics
-(:mod:`ttr_core.rules.claims`, :mod:`ttr_core.rules.card_groups`) and by the index of
-what each hand can pay (:mod:`ttr_core.rules.payment_counts`), which all build on them.
+([`ttr_core.rules.claims`][ttr_core.rules.claims],
+[`ttr_core.rules.card_groups`][ttr_core.rules.card_groups]) and by the index of what each hand can
+pay ([`ttr_core.rules.payment_counts`][ttr_core.rules.payment_counts]), which all build on them.
 """
 
 from __future__ import annotations

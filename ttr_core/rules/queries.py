@@ -1,20 +1,22 @@
 """Questions about a position, for bots, tools and user interfaces outside the rules.
 
-Each function answers one question from a :class:`~ttr_core.model.state.GameState` or a
-seat's :class:`~ttr_core.rules.views.PlayerView` (or from a track and some cards) and
+Each function answers one question from a [`GameState`][ttr_core.model.state.GameState] or a
+seat's [`PlayerView`][ttr_core.rules.views.PlayerView] (or from a track and some cards) and
 hands it to the module whose rule decides it, so that every rule is written once:
 
-- which tracks a seat may claim: :func:`open_tracks`, by the double-route rules of
-  :mod:`ttr_core.rules.claims`;
-- what a track costs and whether a hand can pay for it: :func:`track_cost`,
-  :func:`payment_error`, :func:`track_payments`, :func:`group_payments`,
-  :func:`max_groups` and :func:`can_pay`, by :mod:`ttr_core.rules.payments` and the
-  claim mechanics; whether a value is a payment at all: :func:`is_counts`;
-- whether a value is a seat of a game: :func:`require_seat`, by :mod:`ttr_core.rules.turn`;
-- which train cards a seat cannot see: :func:`unseen_cards`, by :mod:`ttr_core.rules.piles`;
-- a player's network and which of its tickets are completed: :func:`player_network`,
-  :func:`ticket_results` and :func:`completed_tickets`, by final scoring
-  (:mod:`ttr_core.rules.scoring`).
+- which tracks a seat may claim: [`open_tracks`][], by the double-route rules of
+  [`ttr_core.rules.claims`][ttr_core.rules.claims];
+- what a track costs and whether a hand can pay for it: [`track_cost`][], [`payment_error`][],
+  [`track_payments`][], [`group_payments`][], [`max_groups`][] and [`can_pay`][], by
+  [`ttr_core.rules.payments`][ttr_core.rules.payments] and the claim mechanics; whether a value is a
+  payment at all: [`is_counts`][];
+- whether a value is a seat of a game: [`require_seat`][], by
+  [`ttr_core.rules.turn`][ttr_core.rules.turn];
+- which train cards a seat cannot see: [`unseen_cards`][], by
+  [`ttr_core.rules.piles`][ttr_core.rules.piles];
+- a player's network and which of its tickets are completed: [`player_network`][],
+  [`ticket_results`][] and [`completed_tickets`][], by final scoring
+  ([`ttr_core.rules.scoring`][ttr_core.rules.scoring]).
 
 Tracks are named by index, their position in ``rs.map.routes`` (the order of
 ``owners``); cards as nine counts in card order; tickets by their map ids.
@@ -81,7 +83,7 @@ def open_tracks(rs: Ruleset, position: StateOrView, seat: int) -> tuple[int, ...
 
 
 def open_tracks_for(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
-    """:func:`open_tracks` from the track owners alone (a seat or -1 per track, as
+    """[`open_tracks`][] from the track owners alone (a seat or -1 per track, as
     ``GameState.owners``) in a game of ``players`` players."""
     return double_routes.open_tracks(rs, owners, seat, players)
 
@@ -96,7 +98,7 @@ class TrackCost:
     trains: int
     """The track's spaces: the trains it takes, and the cards of a payment without groups."""
     color: int
-    """The colour its cards must be (:data:`~ttr_core.model.cards.GRAY`: any one colour)."""
+    """The colour its cards must be ([`GRAY`][ttr_core.model.cards.GRAY]: any one colour)."""
     locomotives: int
     """The locomotives a payment must hold at least (a ferry's locomotive symbols); where
     the track takes groups of any cards, a group may stand in for one."""
@@ -159,7 +161,7 @@ def unseen_cards(rs: Ruleset, view: PlayerView) -> tuple[int, ...]:
 
 def player_network(rs: Ruleset, position: StateOrView, seat: int) -> PlayerNetwork:
     """The network of the tracks ``seat`` claimed in ``position``: the graph questions of
-    :class:`~ttr_core.rules.network.PlayerNetwork` (connected places, the longest path).
+    [`PlayerNetwork`][ttr_core.rules.network.PlayerNetwork] (connected places, the longest path).
 
     :raises SetupError: ``seat`` is not a seat of the game.
     """
@@ -201,9 +203,9 @@ def ticket_results(rs: Ruleset, position: StateOrView, seat: int) -> tuple[Ticke
 
 def completed_tickets(rs: Ruleset, position: StateOrView, seat: int) -> tuple[int, ...]:
     """The ids of ``seat``'s kept tickets that are completed in ``position``, as
-    :func:`ticket_results` counts them, in the order it holds them.
+    [`ticket_results`][] counts them, in the order it holds them.
 
-    :raises SetupError: as :func:`ticket_results`.
+    :raises SetupError: as [`ticket_results`][].
     """
     return tuple(result.ticket for result in ticket_results(rs, position, seat) if result.completed)
 

@@ -1,7 +1,7 @@
 """Final scoring: one code path for finished games and for ``ttr score`` positions.
 
-A :class:`Position` lists what each player holds at the end (tracks, tickets, stations).
-:func:`score_position` assigns stations, scores tickets through the ``ttr_ticket_result``
+A [`Position`][] lists what each player holds at the end (tracks, tickets, stations).
+[`score_position`][] assigns stations, scores tickets through the ``ttr_ticket_result``
 hook, computes every player's longest path, collects bonuses through
 ``ttr_final_bonuses`` and applies the edition's tie-breakers.
 """
@@ -93,9 +93,9 @@ class ScoringContext:
     """The final scoring in progress, as the scoring hooks see it: read-only, in map ids.
 
     ``ttr_final_bonuses`` sees it complete. ``ttr_ticket_result`` sees it while tickets
-    are scored: everything is ready then except :attr:`networks` and
-    :attr:`ticket_results`, which stay empty until every ticket of every player is scored
-    (:attr:`complete` tells which). Per-player values are tuples in seat order.
+    are scored: everything is ready then except [`networks`][] and
+    [`ticket_results`][], which stay empty until every ticket of every player is scored
+    ([`complete`][] tells which). Per-player values are tuples in seat order.
     """
 
     __slots__ = (
@@ -113,7 +113,7 @@ class ScoringContext:
     )
 
     def __init__(self, rs: Ruleset, position: Position) -> None:
-        """The context of ``position`` before any ticket is scored; see :func:`scoring_context`."""
+        """The context of ``position`` before any ticket is scored; see [`scoring_context`][]."""
         players = position.players
         self._rs = rs
         self._names = tuple(pp.name for pp in players)
@@ -175,20 +175,20 @@ class ScoringContext:
 
     @property
     def complete(self) -> bool:
-        """Whether every ticket is scored: :attr:`networks` and :attr:`ticket_results` are
+        """Whether every ticket is scored: [`networks`][] and [`ticket_results`][] are
         filled. False in ``ttr_ticket_result``, True in ``ttr_final_bonuses``."""
         return self._complete
 
     @property
     def networks(self) -> tuple[PlayerNetwork, ...]:
         """Each player's network as their tickets were scored: own tracks plus those
-        borrowed by the chosen station assignment. Empty until :attr:`complete`."""
+        borrowed by the chosen station assignment. Empty until [`complete`][]."""
         return self._networks
 
     @property
     def ticket_results(self) -> tuple[tuple[TicketResult, ...], ...]:
-        """Each player's ticket results, in the order of :attr:`tickets`. Empty until
-        :attr:`complete`."""
+        """Each player's ticket results, in the order of [`tickets`][]. Empty until
+        [`complete`][]."""
         return self._results
 
     def _finish(
@@ -369,7 +369,7 @@ def position_of(rs: Ruleset, state: GameState, names: Sequence[str]) -> Position
 
 
 def score_game(rs: Ruleset, state: GameState, names: Sequence[str] | None = None) -> Scoresheet:
-    """Final scoring of a game state (usually a finished one) through :func:`score_position`."""
+    """Final scoring of a game state (usually a finished one) through [`score_position`][]."""
     if names is None:
         names = [f"Player {i + 1}" for i in range(len(state.players))]
     return score_position(rs, position_of(rs, state, names))

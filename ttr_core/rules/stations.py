@@ -3,7 +3,7 @@
 A station needs a city without one (STATION-2) and a station left in the supply
 (STATION-3); the n-th station costs the edition's n-th price in cards of one colour,
 locomotives being wild (STATION-5). Stations are assigned to routes at the end of the
-game (see :mod:`ttr_core.rules.scoring`).
+game (see [`ttr_core.rules.scoring`][ttr_core.rules.scoring]).
 
 Listing order: cities in map order, then payments (all locomotives first, then each
 colour in card order, the most coloured cards first).
@@ -40,7 +40,7 @@ def station_payments(cost: int, hand: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every distinct payment for a station costing ``cost`` cards from ``hand``.
 
     The candidates (all locomotives, then each colour with the most coloured cards
-    first) are those :func:`station_payment_error` accepts and the hand holds.
+    first) are those [`station_payment_error`][] accepts and the hand holds.
     """
     out: list[tuple[int, ...]] = []
     candidates = [(-1, 0)] + [(c, n) for c in range(LOCO) for n in range(cost, 0, -1)]
@@ -89,7 +89,7 @@ def choices(t: Table) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
 
 
 def check_build(t: Table, city: object, cards: object) -> int:
-    """The city index of a listed station; raise :class:`IllegalActionError` otherwise."""
+    """The city index of a listed station; raise `IllegalActionError` otherwise."""
     rs = t.rs
     ix = t.ix
     if not rs.params.stations:
@@ -136,4 +136,4 @@ def _build_checked(t: Table, action: Action) -> Callable[[], None]:
 
 
 CHECKS: Final[Mapping[type[Action], Check]] = {BuildStation: _build_checked}
-"""The check of building a station (see :data:`~ttr_core.rules.table.Check`)."""
+"""The check of building a station (see [`Check`][ttr_core.rules.table.Check])."""

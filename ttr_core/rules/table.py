@@ -1,12 +1,12 @@
 """The mutable table that play happens on: typed ints and flat lists, changed in place.
 
-A :class:`Table` holds everything a :class:`~ttr_core.model.state.GameState` holds, in a form
-that is cheap to change and to copy: hands as one flat list of nine counts per seat,
-track owners as a list, and tables kept current as play goes on (payments each hand
-offers per route class, free tracks per class). Piles that are only ever replaced whole
-(the train deck, the ticket deck) are tuples, so copies share them. The mechanics in
-:mod:`ttr_core.rules` change a table; :meth:`Table.snapshot` and :meth:`Table.load`
-convert to and from the frozen state.
+A [`Table`][] holds everything a [`GameState`][ttr_core.model.state.GameState] holds, in a form that
+is cheap to change and to copy: hands as one flat list of nine counts per seat, track owners as a
+list, and tables kept current as play goes on (payments each hand offers per route class, free
+tracks per class). Piles that are only ever replaced whole (the train deck, the ticket deck) are
+tuples, so copies share them. The mechanics in [`ttr_core.rules`][ttr_core.rules] change a table;
+[`Table.snapshot`][ttr_core.rules.table.Table.snapshot] and
+[`Table.load`][ttr_core.rules.table.Table.load] convert to and from the frozen state.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ KEEP_TICKETS: Final = 3
 TUNNEL: Final = 4
 GAME_OVER: Final = 5
 CHOOSE_CARDS: Final = 6
-"""Phases as plain ints (the values of :class:`~ttr_core.model.state.Phase`)."""
+"""Phases as plain ints (the values of [`Phase`][ttr_core.model.state.Phase])."""
 
 FREE: Final = -1
 """The owner of an unclaimed track."""
@@ -53,18 +53,18 @@ class Chance(Protocol):
 
 
 class Field(NamedTuple):
-    """One field of a :class:`Table`: how a copy takes it and what of the frozen state it
-    holds. :data:`FIELDS` declares them all."""
+    """One field of a [`Table`][]: how a copy takes it and what of the frozen state it
+    holds. [`FIELDS`][] declares them all."""
 
     name: str
     copy: str
-    """How :meth:`Table.copy_into` gives it to a copy: ``"fixed"``, set when the table is
-    made and the same for its copies (the ruleset); ``"shared"``, an immutable value the
-    copy shares; ``"list"``, a list the copy gets its own of (its items are immutable or
-    replaced whole); ``"own"``, the table's own working state, set afresh."""
+    """How [`Table.copy_into`][ttr_core.rules.table.Table.copy_into] gives it to a copy:
+    ``"fixed"``, set when the table is made and the same for its copies (the ruleset); ``"shared"``,
+    an immutable value the copy shares; ``"list"``, a list the copy gets its own of (its items are
+    immutable or replaced whole); ``"own"``, the table's own working state, set afresh."""
     state: str = ""
-    """The :class:`~ttr_core.model.state.GameState` field it holds, ``"seat.<name>"`` for a
-    :class:`~ttr_core.model.state.PlayerState` field held per seat, or empty when it is
+    """The [`GameState`][ttr_core.model.state.GameState] field it holds, ``"seat.<name>"`` for a
+    [`PlayerState`][ttr_core.model.state.PlayerState] field held per seat, or empty when it is
     worked out from other fields (and kept current with them) or is not part of the state."""
 
 
@@ -116,12 +116,14 @@ FIELDS: Final = (
     Field("_snap_seats", "shared"),
     Field("_snap_owners", "shared"),
 )
-"""Every field of a :class:`Table`, in the order :meth:`Table.__init__` sets them.
+"""Every field of a [`Table`][], in the order `Table.__init__` sets them.
 
-:meth:`Table.copy_into`, :meth:`Table.snapshot` and :meth:`Table.load` follow it field by
-field, written out rather than looped over by name: they are on the hot paths of search
-and of the functional API, where a loop of ``getattr``/``setattr`` costs twice the time
-of the copy. A test checks that each does what the declaration says."""
+[`Table.copy_into`][ttr_core.rules.table.Table.copy_into],
+[`Table.snapshot`][ttr_core.rules.table.Table.snapshot] and
+[`Table.load`][ttr_core.rules.table.Table.load] follow it field by field, written out rather than
+looped over by name: they are on the hot paths of search and of the functional API, where a loop of
+``getattr``/``setattr`` costs twice the time of the copy. A test checks that each does what the
+declaration says."""
 
 
 class Table:
@@ -198,7 +200,7 @@ class Table:
         self._snap_seats: tuple[PlayerState, ...] | None = None
         self._snap_owners: _Owners | None = None
         """The last snapshot's parts, shared by the next one where unchanged: a seat's
-        holdings are forgotten (None) by :meth:`seat_changed`, the owners of tracks and
+        holdings are forgotten (None) by [`seat_changed`][], the owners of tracks and
         stations and the free tracks when a track is claimed or closed or a station built."""
 
     def _sign(self) -> None:
@@ -271,12 +273,12 @@ class Table:
         return tuple(self.hands[base : base + NUM_KINDS])
 
     def snapshot(self) -> GameState:
-        """The frozen :class:`~ttr_core.model.state.GameState` of this position.
+        """The frozen [`GameState`][ttr_core.model.state.GameState] of this position.
 
         Parts that did not change since the last snapshot (a player's holdings, the
         track owners) are shared with it rather than built again: the mechanics call
-        :meth:`seat_changed` when they change a seat's holdings. Right after
-        :meth:`load`, it is the state loaded.
+        [`seat_changed`][] when they change a seat's holdings. Right after
+        [`load`][], it is the state loaded.
         """
         if self._snap is not None and self._snap_version == self.version:
             return self._snap
@@ -331,8 +333,8 @@ class Table:
         """Set this table (built for the state's ruleset and seats) to ``state``.
 
         The free tracks and each seat's blocked tracks are worked out from the owners by
-        the double-route rules (:mod:`ttr_core.rules.double_routes`), whatever the state
-        says. Until the table changes, :meth:`snapshot` gives back ``state`` itself if it
+        the double-route rules (`ttr_core.rules.double_routes`), whatever the state
+        says. Until the table changes, [`snapshot`][] gives back ``state`` itself if it
         agrees with them, else a state that differs from it only there."""
         n = self.players
         seats = state.players
@@ -398,6 +400,6 @@ def _blocked_as_given(rs: Ruleset, state: GameState, seat: int) -> tuple[int, ..
 
 Check = Callable[[Table, Action], Callable[[], None]]
 """How a mechanic checks an action of one type against the rules: raise
-:class:`~ttr_core.model.errors.IllegalActionError` (naming the rule) unless it is legal at
-the table, else return the function that applies it. Each mechanic module offers its
+[`IllegalActionError`][ttr_core.model.errors.IllegalActionError] (naming the rule) unless it is
+legal at the table, else return the function that applies it. Each mechanic module offers its
 ``CHECKS``, by action type."""

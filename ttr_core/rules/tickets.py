@@ -55,7 +55,7 @@ def offered(t: Table, seat: int) -> tuple[int, ...]:
 
 def pending_for(state: GameState, seat: object) -> tuple[int, ...]:
     """Ticket indices waiting for ``seat``'s choice in ``state`` (opening deals included):
-    :func:`offered` for a frozen state.
+    [`offered`][] for a frozen state.
 
     :raises SetupError: ``seat`` is not a seat of the game (not an ``int``, a ``bool``, or
         out of range).
@@ -194,4 +194,4 @@ CHECKS: Final[Mapping[type[Action], Check]] = {
     KeepTickets: _keep_checked,
 }
 """The checks of drawing tickets and keeping some, by action type (see
-:data:`~ttr_core.rules.table.Check`)."""
+[`Check`][ttr_core.rules.table.Check])."""

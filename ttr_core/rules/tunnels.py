@@ -179,5 +179,5 @@ CHECKS: Final[Mapping[type[Action], Check]] = {
     WithdrawTunnel: _withdraw_checked,
 }
 """The checks of claiming a track (a tunnel's reveal, for a tunnel: hence here rather
-than in :mod:`~ttr_core.rules.claims`), of paying a tunnel's extra cards and of
-withdrawing, by action type (see :data:`~ttr_core.rules.table.Check`)."""
+than in [`claims`][ttr_core.rules.claims]), of paying a tunnel's extra cards and of
+withdrawing, by action type (see [`Check`][ttr_core.rules.table.Check])."""

@@ -4,7 +4,7 @@ A view shows the viewer's own hand, tickets and ticket offers, and everything pu
 the display, pile sizes, the discard pile, claimed tracks, stations, scores, train and
 card counts of every player. It hides opponents' hands and tickets, their ticket
 offers, the deck order and the random generator. A game server sends a view as JSON with
-:func:`ttr_core.formats.serialize.view_to_json`.
+[`ttr_core.formats.serialize.view_to_json`][ttr_core.formats.serialize.view_to_json].
 """
 
 from __future__ import annotations

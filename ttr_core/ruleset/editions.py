@@ -4,7 +4,7 @@ Built-in editions are declared in the same group as third-party ones, so both ar
 found, described and loaded the same way. Loading is guarded: an edition whose entry
 point fails to load (an exception on import or while describing itself, or a plugin
 that does not implement ``ttr_edition_info``) is skipped and reported
-(:func:`broken_editions`, ``ttr editions``), and the others still work. The environment
+([`broken_editions`][], ``ttr editions``), and the others still work. The environment
 variable ``TTR_DISABLE_EDITIONS`` (edition ids, comma-separated) switches editions off.
 """
 
@@ -54,7 +54,7 @@ BUILTIN_DISTRIBUTION = "ttr-engine"
 
 DISABLE_ENV = "TTR_DISABLE_EDITIONS"
 """Edition ids, comma-separated, that are switched off: not loaded, not listed, and
-:func:`find_edition` says they are disabled. Read at every discovery."""
+[`find_edition`][] says they are disabled. Read at every discovery."""
 
 REASON_MAX_CHARS = 300
 """The longest reason given for an edition that failed to load; a longer one is cut."""
@@ -172,7 +172,7 @@ def installed_editions(*, refresh: bool = False) -> dict[str, InstalledEdition]:
 
     The entry points are read once and again when ``refresh`` is given or
     ``TTR_DISABLE_EDITIONS`` has changed; disabled editions are left out, and so are those
-    that failed to load (:func:`broken_editions`).
+    that failed to load ([`broken_editions`][]).
     """
     return _discover(refresh=refresh).editions
 

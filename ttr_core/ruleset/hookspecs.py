@@ -2,7 +2,7 @@
 
 Every hook takes keyword arguments only; an implementation may accept fewer arguments
 than the specification, so hooks can grow without breaking plugins. Hooks marked
-*build time* are called once when a :class:`~ttr_core.ruleset.ruleset.Ruleset` is built and their
+*build time* are called once when a [`Ruleset`][ttr_core.ruleset.ruleset.Ruleset] is built and their
 results are cached; hooks marked *play time* are called while a game is scored.
 The core's own implementations are registered ``trylast``, so an edition or a house
 rule registered later wins every ``firstresult`` hook.
@@ -35,7 +35,7 @@ def ttr_edition_info() -> EditionInfo | None:
 
     Build time. Stops at the first non-None result. Every edition plugin implements it.
 
-    :returns: the edition's :class:`~ttr_core.ruleset.editions.EditionInfo`.
+    :returns: the edition's [`EditionInfo`][ttr_core.ruleset.editions.EditionInfo].
     """
 
 
@@ -45,7 +45,7 @@ def ttr_options() -> Sequence[OptionSpec]:
 
     Build time. All results are collected; an option name may be declared only once.
 
-    :returns: a sequence of :class:`~ttr_core.ruleset.editions.OptionSpec`.
+    :returns: a sequence of [`OptionSpec`][ttr_core.ruleset.editions.OptionSpec].
     """
     return ()
 
@@ -60,7 +60,7 @@ def ttr_map_data(options: Mapping[str, Any]) -> MapData | None:
     Build time. Stops at the first non-None result.
 
     :param options: the ruleset's options, defaults filled in.
-    :returns: validated :class:`~ttr_core.model.mapdata.MapData`.
+    :returns: validated [`MapData`][ttr_core.model.mapdata.MapData].
     """
 
 
@@ -74,7 +74,7 @@ def ttr_parameters(map_data: MapData, options: Mapping[str, Any]) -> Parameters 
 
     :param map_data: the edition's map data.
     :param options: the ruleset's options, defaults filled in.
-    :returns: the :class:`~ttr_core.model.mapdata.Parameters` the engine plays by.
+    :returns: the [`Parameters`][ttr_core.model.mapdata.Parameters] the engine plays by.
     """
 
 
@@ -95,8 +95,8 @@ def ttr_ticket_result(
     :param network: the player's tracks (with borrowed ones, where stations apply).
     :param context: the scoring in progress; its networks and ticket results are not
         ready yet (``context.complete`` is False).
-    :returns: a :class:`~ttr_core.rules.scoring.TicketResult` naming the ticket by id, or None
-        to let another plugin decide.
+    :returns: a [`TicketResult`][ttr_core.rules.scoring.TicketResult] naming the ticket by id, or
+        None to let another plugin decide.
     """
 
 

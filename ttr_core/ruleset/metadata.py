@@ -1,9 +1,9 @@
 """What an edition says about itself: its identity, its options, its packaged map data.
 
-These are the values the identity hooks return (:mod:`~ttr_core.ruleset.hookspecs`), and
-:func:`packaged_edition`, which gives an edition that is a map data file both its
+These are the values the identity hooks return (`hookspecs`), and
+`packaged_edition`, which gives an edition that is a map data file both its
 identity and its map hooks from that file. Finding the installed editions is
-:mod:`ttr_core.ruleset.editions`.
+[`ttr_core.ruleset.editions`][ttr_core.ruleset.editions].
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class PackagedEdition(NamedTuple):
     """The identity and map hooks of an edition that is its packaged map data file.
 
     Unpack it into the edition's module, so that its two functions are the module's
-    ``ttr_edition_info`` and ``ttr_map_data`` (see :func:`packaged_edition`).
+    ``ttr_edition_info`` and ``ttr_map_data`` (see `packaged_edition`).
     """
 
     ttr_edition_info: Callable[[], EditionInfo]

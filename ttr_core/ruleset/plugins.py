@@ -2,8 +2,8 @@
 
 Every plugin manager is built here, the same way: the core's default implementations
 (each marked ``trylast``), then the edition, then any extra plugins in the order given,
-checked against the hook specifications. :class:`Hooks` calls each hook of
-:mod:`~ttr_core.ruleset.hookspecs` through a method with its types.
+checked against the hook specifications. `Hooks` calls each hook of
+`hookspecs` through a method with its types.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """A ruleset: one edition, its options and any house-rule plugins, compiled for play.
 
-Each ruleset owns its own plugin manager (never a global one), reached through the typed
-hook calls of :attr:`Ruleset.hooks`. Building it calls the build-time hooks once,
-validates the options, and indexes cities, tracks and tickets to small integers for the
-engine's hot path (:class:`~ttr_core.rules.index.RulesetIndex`, kept privately).
+Each ruleset owns its own plugin manager (never a global one), reached through the typed hook calls
+of [`Ruleset.hooks`][ttr_core.ruleset.ruleset.Ruleset.hooks]. Building it calls the build-time hooks
+once, validates the options, and indexes cities, tracks and tickets to small integers for the
+engine's hot path (`RulesetIndex`, kept privately).
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from ttr_core.ruleset.plugins import Hooks
 class Ruleset:
     """The compiled rules of one edition with options and extra plugins.
 
-    Build one with :meth:`Ruleset.build` (or :func:`ttr_core.ruleset_for`). It never
-    changes after building (setting an attribute raises ``AttributeError``), and any
-    number of games can share it; only its memos (keyed by the hands listed) fill during
-    play, so bots get a :meth:`private_copy`.
+    Build one with [`Ruleset.build`][ttr_core.ruleset.ruleset.Ruleset.build] (or
+    [`ttr_core.ruleset_for`][ttr_core.ruleset_for]). It never changes after building (setting an
+    attribute raises ``AttributeError``), and any number of games can share it; only its memos
+    (keyed by the hands listed) fill during play, so bots get a [`private_copy`][].
     """
 
     hooks: Hooks
@@ -44,7 +44,7 @@ class Ruleset:
     params: Parameters
     """The parameters in force (``map.parameters``)."""
     map_hash: str
-    """The digest of :attr:`map`, recorded in saved games."""
+    """The digest of [`map`][], recorded in saved games."""
     _index: RulesetIndex
     _memos: RulesetMemos
 

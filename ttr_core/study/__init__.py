@@ -8,9 +8,10 @@ This is what ``ttr study`` runs, and what a program can run too::
     write_report(rs, report, "usa-report")  # report.json, report.html and the figures
 
 The games are played here, on local processes or on a Dask cluster (see
-:mod:`ttr_core.batch.parallel`); each is measured where it ran (:mod:`ttr_core.study.games`)
-and the report is built in game order (:mod:`ttr_core.study.report`), so it depends only
-on the study's arguments. The figures need matplotlib, the ``study`` extra.
+[`ttr_core.batch.parallel`][ttr_core.batch.parallel]); each is measured where it ran
+([`ttr_core.study.games`][ttr_core.study.games]) and the report is built in game order
+([`ttr_core.study.report`][ttr_core.study.report]), so it depends only on the study's arguments. The
+figures need matplotlib, the ``study`` extra.
 """
 
 from __future__ import annotations
@@ -40,10 +41,10 @@ def run_study(
     """Play and measure the games of a study; yield each game's stats (or its failure) in
     game order.
 
-    Game ``i`` has the seed of game ``i`` of ``ttr simulate`` with the same ``seed``, and
-    its seats are filled as :mod:`ttr_core.study.games` says (the bots rotate). The games
-    run here (``jobs=1``), on ``jobs`` local processes or on the Dask cluster at
-    ``scheduler``, with the same outcomes. ``on_done`` is called as each game finishes.
+    Game ``i`` has the seed of game ``i`` of ``ttr simulate`` with the same ``seed``, and its seats
+    are filled as [`ttr_core.study.games`][ttr_core.study.games] says (the bots rotate). The games
+    run here (``jobs=1``), on ``jobs`` local processes or on the Dask cluster at ``scheduler``, with
+    the same outcomes. ``on_done`` is called as each game finishes.
 
     :raises BotError: a bot name is unknown.
     :raises ValueError: ``players`` is outside the edition's range or ``games`` is negative.
@@ -64,7 +65,7 @@ def build_report(
     seed: int,
     outcomes: Sequence[GameStats | GameFailure],
 ) -> dict[str, Any]:
-    """The report (``report.json``) of a study, from the outcomes :func:`run_study` gave."""
+    """The report (``report.json``) of a study, from the outcomes [`run_study`][] gave."""
     plan = StudyPlan.of(rs, players, bots)
     return _report.build_report(rs, plan, bots=bots, seed=seed, outcomes=outcomes)
 

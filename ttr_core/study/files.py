@@ -24,7 +24,8 @@ MAP_NOTE = (
 
 def draw_study_map(rs: Ruleset, report: Mapping[str, Any]) -> str:
     """The map of ``rs`` as SVG, tracks coloured by their claim rate and cities by their
-    desirability (see :func:`ttr_core.formats.render.draw_heatmap`).
+    desirability (see
+    [`ttr_core.formats.render.draw_heatmap`][ttr_core.formats.render.draw_heatmap]).
 
     :raises RenderError: the map cannot be drawn (its cities have no coordinates).
     """

@@ -2,7 +2,7 @@
 
 A study plays many games between bots and measures them. Each game is measured where it
 was played (possibly a worker process or a Dask worker), and only a small
-:class:`GameStats` travels back, never the game's record.
+[`GameStats`][] travels back, never the game's record.
 
 Seats rotate: the bots are listed in turn order (the list given, cycled over the
 players), and from one game to the next every bot moves one place along. In game ``i``

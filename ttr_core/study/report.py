@@ -1,6 +1,6 @@
 """The balance report: the games of a study summed up, as the JSON of ``report.json``.
 
-The report is built from the per-game :class:`~ttr_core.study.games.GameStats` in game
+The report is built from the per-game [`GameStats`][ttr_core.study.games.GameStats] in game
 order, so it depends only on the study's arguments (edition, options, players, bots,
 games, seed), never on where or in what order the games ran. Numbers are rounded to six
 decimals. "Seat" in the report means a place in the turn order: seat 1 is the start

@@ -9,12 +9,12 @@ Hypothesis. An edition author gets the whole suite by subclassing one class::
     class TestMyEdition(EditionContract):
         edition = "my-edition"
 
-or, without pytest, by calling :func:`check_edition`. The parts are public too:
-Hypothesis strategies (:mod:`ttr_core.testing.strategies`), a stateful test machine
-(:mod:`ttr_core.testing.machine`), the invariant checks
-(:mod:`ttr_core.testing.invariants`), golden games (:mod:`ttr_core.testing.golden`) and the
+or, without pytest, by calling [`check_edition`][]. The parts are public too:
+Hypothesis strategies (`ttr_core.testing.strategies`), a stateful test machine
+(`ttr_core.testing.machine`), the invariant checks
+(`ttr_core.testing.invariants`), golden games (`ttr_core.testing.golden`) and the
 helpers for rule tests written by hand: boards in code, states set up in a chosen
-position, one action checked (:mod:`ttr_core.testing.scenarios`).
+position, one action checked ([`ttr_core.testing.scenarios`][ttr_core.testing.scenarios]).
 """
 
 from __future__ import annotations

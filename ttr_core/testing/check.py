@@ -58,7 +58,7 @@ RECORD_POINTS = frozenset({1, 16, 128})
 
 @frozen
 class EditionCheck:
-    """What :func:`check_edition` did, when it found nothing wrong."""
+    """What `check_edition` did, when it found nothing wrong."""
 
     edition: str
     games: int
@@ -69,7 +69,8 @@ class EditionCheck:
     probes: int
     """Actions from the whole action space tried (accepted exactly when listed)."""
     rejected: int
-    """Probes rightly rejected with an :class:`~ttr_core.model.errors.IllegalActionError`."""
+    """Probes rightly rejected with an
+    [`IllegalActionError`][ttr_core.model.errors.IllegalActionError]."""
     probes_by_phase: Mapping[str, int]
     views: int
     """Views checked (one per seat per decision checked in depth)."""
@@ -182,7 +183,7 @@ def check_edition(
     is deterministic: the same arguments check the same games.
 
     :raises AssertionError: on the first violation, naming the game seed and the action
-        index, with the :func:`~ttr_core.testing.game_at` call that rebuilds the position.
+        index, with the [`game_at`][ttr_core.testing.game_at] call that rebuilds the position.
     :raises UnknownEditionError: the edition is not installed.
     """
     edition = find_edition(edition_id).info.id

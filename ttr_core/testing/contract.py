@@ -11,7 +11,7 @@
 pytest collects the subclass (its name starts with ``Test``), never the base class. The
 Hypothesis tests run with the loaded settings profile; their example counts are scaled
 by that profile's ``max_examples`` relative to Hypothesis' default of 100, so a quick
-CI profile makes them quick too (see :func:`kit_settings`).
+CI profile makes them quick too (see `kit_settings`).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def kit_settings(examples: int, **changes: Any) -> settings:
 class EditionContract:
     """The kit's whole suite for one edition, as pytest test methods.
 
-    Set :attr:`edition` in a subclass; the other attributes narrow or size the suite.
+    Set `edition` in a subclass; the other attributes narrow or size the suite.
     """
 
     edition: ClassVar[str] = ""
@@ -82,7 +82,7 @@ class EditionContract:
     examples: ClassVar[int] = 40
     """Examples per property test under Hypothesis' default profile (see kit_settings)."""
     check_games: ClassVar[int] = 4
-    """Games played by :meth:`test_check_edition`."""
+    """Games played by `test_check_edition`."""
     machine_steps: ClassVar[int] = 25
     """Steps per state machine run."""
 
@@ -113,7 +113,7 @@ class EditionContract:
             player_counts(rs, self.players)
 
     def test_check_edition(self) -> None:
-        """:func:`check_edition` finds nothing wrong in a few seeded games."""
+        """`check_edition` finds nothing wrong in a few seeded games."""
         check_edition(
             self._edition(), players=self.players, options=self.options, games=self.check_games
         )

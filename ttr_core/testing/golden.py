@@ -1,7 +1,7 @@
 """Golden games: seeded games stored as files, so any change of behaviour shows as a diff.
 
 A golden file holds the record of a game played by the kit's reproducible random play
-(:func:`~ttr_core.testing.play_game`), its final score sheet, and how it was made. A
+([`play_game`][ttr_core.testing.play_game]), its final score sheet, and how it was made. A
 test plays the game again and compares; when behaviour changes on purpose, the files
 are written again and the diff is reviewed like any other change.
 
@@ -24,7 +24,7 @@ GAMES: tuple[tuple[int, int], ...] = ((2, 1), (4, 2))
 
 
 def golden_games(edition: str) -> tuple[tuple[int, int], ...]:
-    """The (players, seed) of the edition's golden games: :data:`GAMES`, with player
+    """The (players, seed) of the edition's golden games: `GAMES`, with player
     counts moved into the range the edition allows (Nordic Countries: 2 and 3)."""
     lo, hi = ruleset(edition).params.players
     return tuple((min(max(players, lo), hi), seed) for players, seed in GAMES)

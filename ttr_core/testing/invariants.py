@@ -1,4 +1,4 @@
-"""The checks the kit runs: each raises :class:`AssertionError` saying what is wrong.
+"""The checks the kit runs: each raises `AssertionError` saying what is wrong.
 
 They hold for every edition, whatever its map and parameters:
 
@@ -6,9 +6,10 @@ They hold for every edition, whatever its map and parameters:
   pending tunnel reveal, kind by kind as the ruleset's deck declares;
 * trains and stations: what a player has left plus what they placed is what they got;
 * the score track equals the points of the routes claimed;
-* legal actions: never none before the end, each listed one applies, and any action
-  is accepted by ``apply`` exactly when it is ``in`` the legal actions; a rejected one
-  raises :class:`~ttr_core.model.errors.IllegalActionError` with a rule id and changes nothing;
+* legal actions: never none before the end, each listed one applies, and any action is accepted by
+  ``apply`` exactly when it is ``in`` the legal actions; a rejected one raises
+  [`IllegalActionError`][ttr_core.model.errors.IllegalActionError] with a rule id and changes
+  nothing;
 * views show the viewer's own secrets and nothing else secret;
 * records, states and positions survive their JSON forms and replay to equal games.
 """
@@ -70,10 +71,11 @@ VIEW_FIELDS = frozenset(
         "choice",
     }
 )
-"""The fields of a :class:`~ttr_core.rules.views.PlayerView` that were reviewed for secrets."""
+"""The fields of a [`PlayerView`][ttr_core.rules.views.PlayerView] that were reviewed for
+secrets."""
 
 PUBLIC_PLAYER_FIELDS = frozenset({"seat", "hand_size", "trains", "tickets", "score", "stations"})
-"""The fields of a :class:`~ttr_core.rules.views.PublicPlayer` (all public counts)."""
+"""The fields of a [`PublicPlayer`][ttr_core.rules.views.PublicPlayer] (all public counts)."""
 
 SECRET_EVENT_FIELDS: dict[type[ev.Event], tuple[str, ...]] = {
     ev.CardsDealt: ("cards",),
@@ -85,7 +87,7 @@ SECRET_EVENT_FIELDS: dict[type[ev.Event], tuple[str, ...]] = {
 
 
 def fail(message: str) -> NoReturn:
-    """Raise the :class:`AssertionError` every kit check raises."""
+    """Raise the `AssertionError` every kit check raises."""
     raise AssertionError(message)
 
 
@@ -117,7 +119,7 @@ def card_locations(state: GameState) -> dict[str, list[int]]:
 
 
 def card_totals(state: GameState) -> tuple[int, ...]:
-    """Card counts per kind over every place a card can be (see :func:`card_locations`):
+    """Card counts per kind over every place a card can be (see `card_locations`):
     in a game they are the counts of the edition's deck at every step."""
     return tuple(map(sum, zip(*card_locations(state).values(), strict=True)))
 
@@ -322,7 +324,7 @@ def check_action(
     """Apply any action: accepted exactly when listed; rejected with a rule id, no events.
 
     Returns the new state, or None when the action was (rightly) rejected. The state
-    itself cannot change (it is immutable); :func:`check_unchanged` confirms it.
+    itself cannot change (it is immutable); `check_unchanged` confirms it.
     """
     outcome = check_action_outcome(rs, state, action, legal)
     return None if isinstance(outcome, IllegalActionError) else outcome
@@ -331,7 +333,7 @@ def check_action(
 def check_action_outcome(
     rs: Ruleset, state: GameState, action: Action, legal: LegalActions | None = None
 ) -> GameState | IllegalActionError:
-    """The checks of :func:`check_action`, returning the new state of an accepted action or
+    """The checks of `check_action`, returning the new state of an accepted action or
     the error that (rightly) rejected one, to tell which rule refused it."""
     legal = LegalActions(rs, state) if legal is None else legal
     listed = action in legal
@@ -460,7 +462,7 @@ def check_view(rs: Ruleset, state: GameState, seat: int, pick: Pick) -> PlayerVi
 
 
 def check_events_redacted(events: Sequence[ev.Event], players: int) -> None:
-    """Check that :func:`~ttr_core.rules.views.redact` hides each event's secrets from others."""
+    """Check that [`redact`][ttr_core.rules.views.redact] hides each event's secrets from others."""
     for event in events:
         for seat in range(players):
             shown = redact(event, seat)

@@ -6,7 +6,7 @@ saving and loading (the game goes on from the loaded copy) and replaying the rec
 After every step the state's invariants hold and legal actions exist until the end;
 a finished game is scored and its position read back.
 
-Make a machine for an edition with :func:`edition_machine` and let pytest run it::
+Make a machine for an edition with `edition_machine` and let pytest run it::
 
     TestUsaMachine = edition_machine("usa").TestCase
 """
@@ -45,10 +45,10 @@ from ttr_core.testing.strategies import SEEDS, any_actions, rulesets_and_players
 
 
 class EditionMachine(RuleBasedStateMachine):
-    """Plays games of :attr:`edition` and checks the kit's invariants after each step."""
+    """Plays games of `edition` and checks the kit's invariants after each step."""
 
     edition: ClassVar[str] = ""
-    """The edition id (set by :func:`edition_machine` or a subclass)."""
+    """The edition id (set by `edition_machine` or a subclass)."""
     players: ClassVar[tuple[int, ...] | None] = None
     """The player counts to play (default: all the edition allows)."""
     option_sets: ClassVar[tuple[Mapping[str, Any], ...] | None] = None
@@ -168,10 +168,10 @@ def edition_machine(
     players: int | Iterable[int] | None = None,
     options: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
 ) -> type[EditionMachine]:
-    """A subclass of :class:`EditionMachine` for one edition.
+    """A subclass of `EditionMachine` for one edition.
 
     ``players`` and ``options`` narrow the player counts and option sets as in
-    :func:`~ttr_core.testing.check_edition`.
+    [`check_edition`][ttr_core.testing.check_edition].
     """
     counts = None if players is None else tuple([players] if isinstance(players, int) else players)
     sets: tuple[dict[str, Any], ...] | None

@@ -1,11 +1,11 @@
 """Reproducible random play: which rulesets, player counts and actions the kit uses.
 
-Every choice the kit makes comes from :mod:`ttr_core.model.rng`, so a game is fixed by its
-edition, options, player count and seed on every platform and Python version. The
-action played at each decision is uniform over the legal actions, drawn from a stream
-derived from the game seed; :func:`game_at` rebuilds any position a failure names.
-:func:`play_random` and :func:`random_game_states` play the same way on the functional
-API (:mod:`ttr_core.play.functional`), for tests that look at every decision.
+Every choice the kit makes comes from [`ttr_core.model.rng`][ttr_core.model.rng], so a game is fixed
+by its edition, options, player count and seed on every platform and Python version. The action
+played at each decision is uniform over the legal actions, drawn from a stream derived from the game
+seed; `game_at` rebuilds any position a failure names. `play_random` and `random_game_states` play
+the same way on the functional API ([`ttr_core.play.functional`][ttr_core.play.functional]), for
+tests that look at every decision.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ttr_core.ruleset.ruleset import Ruleset
 CHOICE_STREAM = 1
 """``derive_seed(game_seed, CHOICE_STREAM)`` seeds the choice of the actions played."""
 PROBE_STREAM = 2
-"""``derive_seed(game_seed, PROBE_STREAM)`` seeds the extra checks of :func:`check_edition`."""
+"""``derive_seed(game_seed, PROBE_STREAM)`` seeds the extra checks of `check_edition`."""
 MAX_DECISIONS = 5000
 """A random game still running after this many decisions is reported as not ending."""
 
@@ -46,7 +46,7 @@ class Chooser:
         return k
 
     def __call__(self, n: int) -> int:
-        """Same as :meth:`below`, so a chooser can be passed wherever a pick is wanted."""
+        """Same as `below`, so a chooser can be passed wherever a pick is wanted."""
         return self.below(n)
 
 
@@ -103,7 +103,7 @@ def play(game: Game, chooser: Chooser, actions: int | None = None) -> Game:
     """Apply uniformly chosen legal actions until the game ends or ``actions`` were played.
 
     :raises AssertionError: no legal action before the end, or no end within
-        :data:`MAX_DECISIONS`.
+        `MAX_DECISIONS`.
     """
     limit = MAX_DECISIONS if actions is None else actions
     while not game.is_over and len(game.log) < limit:
@@ -132,10 +132,10 @@ def play_random(
     visit: Callable[[GameState, LegalActions], None] | None = None,
 ) -> tuple[GameState, int]:
     """Play a game set up with ``seed`` to its end, choosing uniformly among the legal
-    actions with a :class:`Chooser` derived from ``choice_seed``.
+    actions with a `Chooser` derived from ``choice_seed``.
 
     ``visit(state, legal)`` is called before every decision. With ``choice_seed`` equal
-    to ``seed`` this is the game :func:`play_game` plays. Returns the final state and the
+    to ``seed`` this is the game `play_game` plays. Returns the final state and the
     number of decisions.
 
     :raises AssertionError: no legal action before the end, or no end within
@@ -160,12 +160,12 @@ def play_random(
 def random_game_states(
     rs: Ruleset, players: int, seed: int, choice_seed: int
 ) -> tuple[list[GameState], list[Action], list[list[Event]]]:
-    """The game :func:`play_random` plays, step by step: every state from the setup to the
+    """The game `play_random` plays, step by step: every state from the setup to the
     end, the action applied to each but the last, and the events of the setup and of
     each action (so ``events[i + 1]`` are those of ``actions[i]``).
 
     :raises AssertionError: no legal action before the end, or no end within
-        :data:`MAX_DECISIONS` decisions.
+        `MAX_DECISIONS` decisions.
     """
     choose = Chooser(rng.derive_seed(choice_seed, CHOICE_STREAM))
     events: list[Event] = []
@@ -204,7 +204,7 @@ def game_at(
 
 
 def recipe(rs: Ruleset, players: int, seed: int, actions: int | None) -> str:
-    """The :func:`game_at` call that rebuilds a game, as text for failure messages."""
+    """The `game_at` call that rebuilds a game, as text for failure messages."""
     return (
         f"ttr_core.testing.game_at({rs.id!r}, seed={seed}, players={players}, "
         f"options={dict(rs.options)!r}, actions={actions})"

@@ -2,12 +2,12 @@
 one action checked.
 
 The rest of the kit plays random games; this module is for the tests written rule by
-rule. :func:`fixture_ruleset` builds a ruleset from a board given as a list of tracks
+rule. [`fixture_ruleset`][] builds a ruleset from a board given as a list of tracks
 between letter cities, so that every track and ticket of the test is known (the edition
-plugin is :class:`FixtureEdition`, which serves any map data). :func:`started` is the
-first turn of a game; :func:`with_player`, :func:`arrange` and :func:`claimed` move it
-into the position a rule needs, and :class:`ScriptedChance` chooses what the shuffles
-deal. :func:`step` applies a listed action, and :func:`assert_illegal` checks that an
+plugin is [`FixtureEdition`][], which serves any map data). [`started`][] is the
+first turn of a game; [`with_player`][], [`arrange`][] and [`claimed`][] move it
+into the position a rule needs, and [`ScriptedChance`][] chooses what the shuffles
+deal. [`step`][] applies a listed action, and [`assert_illegal`][] checks that an
 action is refused citing its rule, changes nothing and is not listed::
 
     rs = fixture_ruleset()
@@ -64,7 +64,7 @@ LETTERS: Final[Mapping[str, int]] = {
     "W": WHITE,
     "L": LOCO,
 }
-"""Card numbers by letter, as :func:`cards` reads them: ``K`` is black, ``L`` a locomotive."""
+"""Card numbers by letter, as [`cards`][] reads them: ``K`` is black, ``L`` a locomotive."""
 
 BASE_PARAMETERS: Final[dict[str, Any]] = {
     "players": [2, 5],
@@ -94,7 +94,7 @@ BASE_PARAMETERS: Final[dict[str, Any]] = {
 }
 """The base game's parameters in the map data format, for boards written in code.
 
-:func:`map_dict` copies them; copy them too (``copy.deepcopy``) before changing any."""
+[`map_dict`][] copies them; copy them too (``copy.deepcopy``) before changing any."""
 
 BASIC_ROUTES: Final[tuple[tuple[str, str, int, str], ...]] = (
     ("A", "B", 3, "red"),
@@ -110,7 +110,7 @@ BASIC_ROUTES: Final[tuple[tuple[str, str, int, str], ...]] = (
     ("F", "G", 1, "gray"),
     ("G", "H", 2, "white"),
 )
-"""The tracks of the letter board of :func:`fixture_ruleset`, as (city, city, length,
+"""The tracks of the letter board of [`fixture_ruleset`][], as (city, city, length,
 colour). B-C is a double route of two gray tracks, C-E one of a yellow and a pink track."""
 
 BASIC_TICKETS: Final[tuple[tuple[str, str, int], ...]] = (
@@ -135,7 +135,7 @@ BASIC_TICKETS: Final[tuple[tuple[str, str, int], ...]] = (
 
 Holdings = Mapping[str, tuple[Sequence[str], Sequence[str]]]
 """End-of-game holdings by player name, in seat order: ``(["A-B", ...], ["A-E", ...])``,
-tracks then tickets, each named by its cities (see :func:`position`)."""
+tracks then tickets, each named by its cities (see [`position`][])."""
 
 
 # -- cards ---------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ tracks then tickets, each named by its cities (see :func:`position`)."""
 def cards(spec: str = "", **named: int) -> tuple[int, ...]:
     """Nine card counts from letters and names: ``cards("RRL")``, ``cards(red=2)``, or both.
 
-    :raises KeyError: a letter that is not one of :data:`LETTERS`.
+    :raises KeyError: a letter that is not one of [`LETTERS`][].
     :raises ValueError: an unknown card name.
     """
     counts = [0] * NUM_KINDS
@@ -175,7 +175,7 @@ def map_dict(
 
     Tracks get ids 1, 2, ... in order, and a second track between the same two cities
     becomes the parallel of the first. The cities are those of the tracks, the tickets
-    and ``cities``. Keyword arguments replace entries of :data:`BASE_PARAMETERS`.
+    and ``cities``. Keyword arguments replace entries of [`BASE_PARAMETERS`][].
     """
     names = set(cities)
     out_routes: list[dict[str, Any]] = []
@@ -211,7 +211,7 @@ def map_dict(
 class FixtureEdition:
     """An edition plugin that serves the map data it is given, whatever the options.
 
-    Pass it to :class:`~ttr_core.ruleset.ruleset.Ruleset` like an installed edition's
+    Pass it to [`Ruleset`][ttr_core.ruleset.ruleset.Ruleset] like an installed edition's
     plugin: ``Ruleset(FixtureEdition(data))``.
     """
 
@@ -243,8 +243,8 @@ def fixture_ruleset(
     plugins: Iterable[object] = (),
     **parameters: Any,
 ) -> Ruleset:
-    """A ruleset of a :class:`FixtureEdition` on a board given as for :func:`map_dict`
-    (by default the letter board of :data:`BASIC_ROUTES` and :data:`BASIC_TICKETS`)."""
+    """A ruleset of a [`FixtureEdition`][] on a board given as for [`map_dict`][]
+    (by default the letter board of [`BASIC_ROUTES`][] and [`BASIC_TICKETS`][])."""
     data = structure_map(map_dict(routes, tickets, **parameters))
     return Ruleset(FixtureEdition(data), plugins=plugins)
 
@@ -309,7 +309,7 @@ def position(rs: Ruleset, players: Holdings) -> Position:
 
 
 def score(rs: Ruleset, players: Holdings) -> Scoresheet:
-    """The score sheet of the holdings, written as for :func:`position`."""
+    """The score sheet of the holdings, written as for [`position`][]."""
     return score_position(rs, position(rs, players))
 
 

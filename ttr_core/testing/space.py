@@ -1,14 +1,14 @@
 """The whole action space and arbitrary end positions, from any source of choices.
 
-:func:`arbitrary_action` makes one action of any kind, legal or not: face-up cards of
+`arbitrary_action` makes one action of any kind, legal or not: face-up cards of
 every kind (and kinds that do not exist), blind draws, ticket draws and choices (subsets
 in any order, unknown and repeated ids), claims of any track id (unknown ones too) with
 near-miss, random and malformed payments, claims paid with any number of card groups
 and card choices of any kind, tunnel payments, stations in any city (unknown ones too)
 and passes; also listed actions, as they are or slightly altered.
 Choices come from ``pick(n)``, which returns a number in ``range(n)``: a
-:class:`~ttr_core.testing.play.Chooser` for reproducible runs, or Hypothesis draws (see
-:mod:`ttr_core.testing.strategies`), which shrink towards the first option of each
+`Chooser` for reproducible runs, or Hypothesis draws (see
+`ttr_core.testing.strategies`), which shrink towards the first option of each
 choice.
 """
 
@@ -248,7 +248,7 @@ def arbitrary_action(
 def arbitrary_actions(
     rs: Ruleset, state: GameState, pick: Pick, count: int, legal: LegalActions | None = None
 ) -> list[Action]:
-    """``count`` actions from :func:`arbitrary_action`."""
+    """``count`` actions from `arbitrary_action`."""
     legal = LegalActions(rs, state) if legal is None else legal
     return [arbitrary_action(rs, state, pick, legal) for _ in range(count)]
 

@@ -39,7 +39,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 class GeneratedGame(Game):
-    """A :class:`~ttr_core.play.game.Game` made by :func:`games`; its repr rebuilds it."""
+    """A [`Game`][ttr_core.play.game.Game] made by `games`; its repr rebuilds it."""
 
     recipe = ""
 
@@ -69,7 +69,7 @@ def games(
     """A seeded game at any point of play, from the setup to the end (at most ``max_actions``
     actions in).
 
-    The actions are uniformly random legal ones, as :func:`~ttr_core.testing.game_at`
+    The actions are uniformly random legal ones, as [`game_at`][ttr_core.testing.game_at]
     plays them, so the repr of a failing example is the call that rebuilds it. The point
     of play is uniform over the length of the game, and shrinks towards the setup.
     """
@@ -140,7 +140,7 @@ def any_actions(
 ) -> st.SearchStrategy[Action]:
     """Actions from the whole action space in ``state``, legal or not.
 
-    See :func:`~ttr_core.testing.space.arbitrary_action` for what they are made of.
+    See `arbitrary_action` for what they are made of.
     """
 
     @st.composite
@@ -160,7 +160,7 @@ def end_positions(
     """An end-of-game position in the ``ttr score`` input format.
 
     Either the position of a seeded random game played to the end, or holdings dealt at
-    random within the rules (see :func:`~ttr_core.testing.space.random_position`).
+    random within the rules (see `random_position`).
     Score it with ``read_position(json.dumps(value), options=...)``; the edition's
     options must be passed again, as the format does not carry them.
     """
