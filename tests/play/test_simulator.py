@@ -606,6 +606,32 @@ def test_functional_api_plays_the_same_with_its_own_cache_or_none() -> None:
             PositionCache(size=size)
 
 
+def test_functional_api_plays_on_from_a_state_more_than_once() -> None:
+    """A state played on from again (a search trying every action) gives what a fresh
+    simulator gives, each time, its listing stays valid, and a refused action changes
+    nothing; a game played forward from the same cache afterwards is unchanged too."""
+    rs = ruleset("europe")
+    mine = PositionCache()
+    state = new_game(rs, 3, seed=5, cache=mine)
+    for _ in range(30):
+        state = apply(rs, state, LegalActions(rs, state, cache=mine)[-1], cache=mine)
+    legal = LegalActions(rs, state, cache=mine)
+    for round_ in range(2):
+        for k, action in enumerate(legal):
+            expected = Simulator.from_state(rs, state, record=False)
+            expected.apply(action)
+            assert apply(rs, state, action, cache=mine) == expected.snapshot(), (round_, k)
+            assert legal[k] == action
+        with pytest.raises(IllegalActionError):
+            apply(rs, state, ClaimRoute(route=-1, cards=(0,) * 9), cache=mine)
+    forward = apply(rs, state, legal[0], cache=mine)
+    fresh = apply(rs, state, legal[0], cache=PositionCache())
+    for _ in range(20):
+        assert forward == fresh
+        forward = apply(rs, forward, LegalActions(rs, forward, cache=mine)[0], cache=mine)
+        fresh = apply(rs, fresh, LegalActions(rs, fresh)[0])
+
+
 # -- 6. the facade: its names, recording through its calls, the checks by action type -------
 
 PUBLIC_NAMES = {

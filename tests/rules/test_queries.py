@@ -282,3 +282,31 @@ def test_random_positions_respect_the_parallel_rule(usa: Ruleset) -> None:
             for r, twin in enumerate(index_of(usa).route_twin):
                 if twin >= 0 and owners[r] >= 0 and owners[twin] >= 0:
                     assert owners[r] != owners[twin] and players >= index_of(usa).double_open_min
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "switzerland"])
+def test_double_1_and_2_free_and_blocked_tracks_are_what_the_parallel_rule_says(
+    edition: str,
+) -> None:
+    """For any owners (legal or not), a track is free exactly when it is unclaimed and the
+    parallel rule closes it for nobody, and blocked for a seat exactly when the rule says
+    that seat owns its parallel."""
+    rs = ruleset(edition)
+    tracks = len(index_of(rs).routes)
+    chooser = random.Random(11)
+    for players in (2, 3, 4):
+        for _ in range(30):
+            owners = [chooser.choice([-1, -1, *range(players)]) for _ in range(tracks)]
+            free = {r for routes in double_routes.free_tracks(rs, owners, players) for r in routes}
+            assert free == {
+                r
+                for r in range(tracks)
+                if owners[r] < 0 and not double_routes.parallel_rule(rs, owners, r, -1, players)
+            }
+            for seat, blocked in enumerate(double_routes.blocked_by_seat(rs, owners, players)):
+                assert sorted(blocked) == [
+                    r
+                    for r in sorted(free)
+                    if double_routes.parallel_rule(rs, owners, r, seat, players)
+                    == double_routes.OWN_PARALLEL
+                ]

@@ -42,6 +42,10 @@ class PositionCache:
     """The simulators of the last few states the functional API met, so that playing on
     from a state moves its simulator on instead of loading the state again.
 
+    A game played forward leaves each state behind, so its simulator is moved on. Once a
+    caller plays on from a state it had already played on from (a search, or a test that
+    tries every action), the cache keeps each state's simulator and moves a copy on.
+
     It holds real states, so it belongs to whoever plays the game, never to a bot: the
     ruleset keeps none. Pass your own with ``cache=`` to keep it apart from other code in
     the process (a server, one per game); calls without one share [`SHARED_CACHE`][].
@@ -58,6 +62,10 @@ class PositionCache:
         self.size = size
         """How many states it keeps a simulator for; the oldest goes first."""
         self._kept: dict[int, tuple[Ruleset, GameState, Simulator]] = {}
+        self._left: dict[int, GameState] = {}
+        """The last states whose simulators were moved on, to notice a state played again."""
+        self._copies = False
+        """Whether a state is played on from more than once, so simulators are copied."""
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -65,6 +73,35 @@ class PositionCache:
     def clear(self) -> None:
         """Forget every kept state and simulator."""
         self._kept.clear()
+        self._left.clear()
+        self._copies = False
+
+    def _to_move_on(self, rs: Ruleset, state: GameState, action: object, seat: object) -> Simulator:
+        """A simulator at ``state`` to apply ``action`` from ``seat`` on: the kept one,
+        taken out, or, once states are played on from more than once, a copy of it (kept
+        or loaded), made only once the action is known to apply.
+
+        :raises IllegalActionError: (copying) the action does not apply; nothing changes.
+        :raises SetupError: (copying) ``seat`` is not a seat of the game.
+        """
+        key = id(state)
+        if not self._copies:
+            found = self._get(rs, state, take=True)
+            if found is not None:
+                left = self._left
+                left[key] = state
+                if len(left) > self.size:
+                    del left[next(iter(left))]
+                return found
+            self._copies = self._left.get(key) is state
+            if not self._copies:
+                return Simulator.from_state(rs, state, record=False)
+        found = self._get(rs, state)
+        if found is None:
+            found = Simulator.from_state(rs, state, record=False)
+            self._keep(rs, state, found)
+        found._refuse(action, seat)
+        return found.clone()
 
     def _get(self, rs: Ruleset, state: GameState, *, take: bool = False) -> Simulator | None:
         """The kept simulator at ``state`` of ``rs`` (removed from the cache if ``take``)."""
@@ -155,15 +192,16 @@ def apply(
         to act; ``state`` is unchanged and no event was appended.
     :raises SetupError: ``seat`` is not a seat of this game (not an ``int``, or out of range).
     """
-    # The simulator kept for ``state`` moves on to the new state; readers of it (a
-    # LegalActions) notice that its snapshot changed. A refused action leaves it as it was.
+    # The simulator kept for ``state`` (or a copy, see PositionCache) moves on to the new
+    # state; readers of it (a LegalActions) notice that its snapshot changed. A refused
+    # action leaves it as it was, to be kept again.
     kept = SHARED_CACHE if cache is None else cache
-    found = kept._get(rs, state, take=True)
-    sim = Simulator.from_state(rs, state, record=False) if found is None else found
+    sim = kept._to_move_on(rs, state, action, seat)
     try:
         sim.apply(action, seat=seat, events=events, chance=chance)
     except BaseException:
-        kept._keep(rs, state, sim)
+        if not kept._copies:
+            kept._keep(rs, state, sim)
         raise
     return kept._keep(rs, sim.snapshot(), sim)
 

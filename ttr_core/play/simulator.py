@@ -619,6 +619,17 @@ class Simulator:
             self._log.append(LogEntry(action=action, events=tuple(caused)))
         return caused
 
+    def _refuse(self, action: object, seat: object = None) -> None:
+        """Raise what [`apply`][] would raise for ``action`` from ``seat``, changing
+        nothing; return if it would apply."""
+        t = self._table
+        if seat is not None:
+            turn.check_seat(t, seat)
+        if t.phase == GAME_OVER:
+            raise IllegalActionError("END-2", "the game is over")
+        if not (action is self._built and self._built_at == t.version == self._listed):
+            self._check(action)
+
     def _apply_checked(self, action: object) -> None:
         """Check ``action`` against the listing's rules, then apply it; all or nothing."""
         t = self._table

@@ -26,7 +26,7 @@ from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.model.state import CardChoice
 from ttr_core.rules.claims import blocked_in, complete_claim, open_to, track_error
-from ttr_core.rules.index import GroupShape, index_of, memos_of
+from ttr_core.rules.index import HAND_MEMO_LIMIT, GroupShape, index_of, memos_of
 from ttr_core.rules.payments import (
     fits,
     is_counts,
@@ -171,7 +171,7 @@ def _options(t: Table) -> tuple[tuple[int, ...], ...]:
     cache = memos_of(rs).group_options_by_hand
     options = cache.get(key)
     if options is None:
-        if len(cache) >= 200_000:
+        if len(cache) >= HAND_MEMO_LIMIT:
             cache.clear()
         options = cache[key] = group_options_per_class(rs, hand)
     return options

@@ -22,7 +22,7 @@ locomotives first, then each colour in card order, the most coloured cards first
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ttr_core.model import events as ev
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS, describe
@@ -172,10 +172,15 @@ def count_claims(t: Table) -> int:
     return total
 
 
+COUNT_MEMO_LIMIT: Final = 500_000
+"""How many colour-block claim counts ``ClaimTables.count_memo`` holds before it is
+emptied; the memo is shared by the rulesets with the same route classes."""
+
+
 def _memo_block(t: Table, key: int, counts: tuple[int, ...], lo: int) -> int:
     """A colour block's claim count: its classes' free tracks times ``counts``."""
     memo = t.claims.count_memo
-    if len(memo) >= 500_000:
+    if len(memo) >= COUNT_MEMO_LIMIT:
         memo.clear()
     free = t.free_count
     n = 0

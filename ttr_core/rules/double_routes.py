@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ttr_core.rules.index import index_of
+from ttr_core.rules.index import HAND_MEMO_LIMIT, index_of, memos_of
 
 if TYPE_CHECKING:
     from ttr_core.ruleset.ruleset import Ruleset
@@ -54,30 +54,57 @@ def free_tracks(rs: Ruleset, owners: Sequence[int], players: int) -> tuple[tuple
     """Per route class, its tracks that are unclaimed and not closed (DOUBLE-2), in map
     order: what [`free`][ttr_core.model.state.GameState.free] holds for these owners."""
     ix = index_of(rs)
-    twins, few = ix.route_twin, players < ix.double_open_min
+    twins = ix.route_twin
+    # With few players a claimed track closes its parallel (`parallel_rule` with seat -1).
+    closed = (
+        {twins[r] for r, owner in enumerate(owners) if owner >= 0 and twins[r] >= 0}
+        if players < ix.double_open_min
+        else set()
+    )
     return tuple(
-        tuple([r for r in routes if owners[r] < 0 and not _parallel(twins, owners, r, -1, few)])
+        tuple([r for r in routes if owners[r] < 0 and r not in closed])
         for routes in ix.class_routes
     )
 
 
-def blocked_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
-    """The free tracks ``seat`` may not claim because it owns their parallel (DOUBLE-1),
-    ordered as its own tracks are in the map: the tracks its
+def blocked_by_seat(
+    rs: Ruleset, owners: Sequence[int], players: int
+) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the free tracks it may not claim because it owns their parallel
+    (DOUBLE-1), ordered as its own tracks are in the map: what each seat's
     [`blocked`][ttr_core.model.state.PlayerState.blocked] holds for these owners (a game
-    lists them in the order they were claimed)."""
+    lists them in the order they were claimed). With fewer players than double routes
+    need, a claimed track closes its parallel for everyone instead, so none is blocked."""
     ix = index_of(rs)
-    twins, few = ix.route_twin, players < ix.double_open_min
-    return tuple(
-        [
-            twins[r]
-            for r, owner in enumerate(owners)
-            if owner == seat
-            and twins[r] >= 0
-            and owners[twins[r]] < 0
-            and not _parallel(twins, owners, twins[r], -1, few)
-        ]
-    )
+    blocked: list[list[int]] = [[] for _ in range(players)]
+    if players >= ix.double_open_min:
+        twins = ix.route_twin
+        for r, owner in enumerate(owners):
+            if owner >= 0:
+                twin = twins[r]
+                if twin >= 0 and owners[twin] < 0:
+                    blocked[owner].append(twin)
+    return tuple(tuple(seat) for seat in blocked)
+
+
+def tracks_of(
+    rs: Ruleset, owners: tuple[int, ...], players: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """[`free_tracks`][] and [`blocked_by_seat`][] together, memoised by the owners: what
+    loading a state works out (a game has only as many owners as claims)."""
+    memo = memos_of(rs).tracks_by_owners
+    key = (owners, players)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= HAND_MEMO_LIMIT:
+            memo.clear()
+        found = memo[key] = free_tracks(rs, owners, players), blocked_by_seat(rs, owners, players)
+    return found
+
+
+def blocked_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:
+    """The tracks of [`blocked_by_seat`][] for one seat."""
+    return blocked_by_seat(rs, owners, players)[seat]
 
 
 def open_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ and testing layers: plugins see map ids only ([`ttr_core.plugin`][ttr_core.plugi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from attrs import Factory, define, frozen
 
@@ -264,6 +264,17 @@ class RulesetMemos:
     group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = Factory(dict)
     group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = Factory(dict)
     station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = Factory(dict)
+    tracks_by_owners: dict[
+        tuple[tuple[int, ...], int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    ] = Factory(dict)
+    """The free and blocked tracks that loading worked out, by the track owners and the
+    number of players ([`ttr_core.rules.double_routes.tracks_of`][])."""
+
+
+HAND_MEMO_LIMIT: Final = 200_000
+"""How many entries a memo of [`RulesetMemos`][] keyed by hands (or by track owners)
+holds before it is emptied and fills again: enough for every hand of long simulation runs,
+and a bound on the memory a ruleset keeps."""
 
 
 def index_of(rs: Ruleset) -> RulesetIndex:

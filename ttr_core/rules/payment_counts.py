@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from ttr_core.ruleset.ruleset import Ruleset
 
 
+BLOCK_ROWS_LIMIT: Final = 50_000
+"""How many colour-block rows ``ClaimTables.block_rows`` holds before it is emptied."""
+
+
 class ClaimTables:
     """Per route class, the payments [`payment_error`][ttr_core.rules.payments.payment_error]
     accepts, and how many of them a hand affords.
@@ -171,7 +175,7 @@ class ClaimTables:
         key = sig * NUM_KINDS + c
         found = self.block_rows.get(key)
         if found is None:
-            if len(self.block_rows) >= 50_000:
+            if len(self.block_rows) >= BLOCK_ROWS_LIMIT:
                 self.block_rows.clear()
             lo = self.start[c]
             found = self.block_rows[key] = [

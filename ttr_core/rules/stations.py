@@ -19,6 +19,7 @@ from ttr_core.model.actions import Action, BuildStation
 from ttr_core.model.cards import LOCO, NUM_KINDS, describe
 from ttr_core.model.errors import IllegalActionError, quote
 from ttr_core.rules import piles
+from ttr_core.rules.index import HAND_MEMO_LIMIT
 from ttr_core.rules.payment_counts import pay_cards
 from ttr_core.rules.payments import is_counts
 from ttr_core.rules.table import TURN, Check, Table
@@ -64,7 +65,7 @@ def _payments(t: Table, seat: int) -> list[tuple[int, ...]]:
     cache = t.memos.station_payment_cache
     found = cache.get(key)
     if found is None:
-        if len(cache) >= 200_000:
+        if len(cache) >= HAND_MEMO_LIMIT:
             cache.clear()
         found = cache[key] = station_payments(price, t.hand(seat))
     return found

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 from ttr_core.model.actions import Action
 from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
-from ttr_core.rules.double_routes import blocked_tracks, free_tracks
+from ttr_core.rules.double_routes import tracks_of
 from ttr_core.rules.index import RulesetIndex, RulesetMemos, index_of, memos_of
 from ttr_core.rules.payment_counts import claim_tables, recount_hand
 
@@ -366,8 +366,11 @@ class Table:
         self.owners = list(state.owners)
         # The double-route rules decide the free and blocked tracks; a state's own lists
         # are kept when they agree, since a game lists blocked tracks in claim order.
-        free = free_tracks(self.rs, state.owners, n)
-        blocked = [_blocked_as_given(self.rs, state, p) for p in range(n)]
+        free, by_seat = tracks_of(self.rs, state.owners, n)
+        blocked = [
+            given if given == derived or sorted(given) == sorted(derived) else derived
+            for given, derived in zip((p.blocked for p in seats), by_seat, strict=True)
+        ]
         self.blocked = blocked
         self.free = list(free)
         self.free_count = [len(routes) for routes in free]
@@ -388,14 +391,6 @@ class Table:
         self._snap_players = [None] * n
         self._snap_seats = None
         self._snap_owners = None
-
-
-def _blocked_as_given(rs: Ruleset, state: GameState, seat: int) -> tuple[int, ...]:
-    """The tracks ``seat`` may not claim as parallels of its own in ``state``: as the
-    state lists them if that is the same set, else in map order."""
-    given = state.players[seat].blocked
-    derived = blocked_tracks(rs, state.owners, seat, len(state.players))
-    return given if sorted(given) == sorted(derived) else derived
 
 
 Check = Callable[[Table, Action], Callable[[], None]]
