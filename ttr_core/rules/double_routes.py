@@ -1,9 +1,8 @@
 """Double routes (DOUBLE-1, DOUBLE-2): who may claim a track whose parallel is claimed.
 
 Everything here is worked out from the track owners alone (a seat or -1 per track), so
-it holds for any position: a table's free and blocked tracks are set from
-`free_tracks` and `blocked_tracks` when a state is loaded, and kept current
-by the claims as play goes on.
+it holds for any position: a table's free and blocked tracks are set from [`tracks_of`][]
+when a state is loaded, and kept current by the claims as play goes on.
 """
 
 from __future__ import annotations
@@ -80,7 +79,7 @@ def blocked_by_seat(
     if players >= ix.double_open_min:
         twins = ix.route_twin
         for r, owner in enumerate(owners):
-            if owner >= 0:
+            if 0 <= owner < players:
                 twin = twins[r]
                 if twin >= 0 and owners[twin] < 0:
                     blocked[owner].append(twin)
