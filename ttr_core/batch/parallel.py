@@ -187,8 +187,8 @@ def run_in_order(
     [`resolve_worker_timeout`][]) while the scheduler has no worker, and warns with a
     [`WorkerLostWarning`][] when a worker leaves the cluster unexpectedly.
 
-    Local workers are started by spawning a new interpreter, on every platform: they
-    import the main module again, so a script must keep its work under
+    Local workers are started by spawning a new interpreter, on every platform: they import
+    the main module again, so a script must keep its work under
     ``if __name__ == "__main__":``.
 
     :raises ValueError: ``jobs`` is less than 1, or a scheduler is given and the

@@ -39,8 +39,7 @@ BotFactory = Callable[[Ruleset, int, int], Bot]
 class BaseBot(ABC):
     """A convenient base for bots: keeps the ruleset, the seat and a seeded generator.
 
-    Subclasses implement `choose`; `below` and `pick` give them
-    reproducible chance.
+    Subclasses implement `choose`; `below` and `pick` give them reproducible chance.
     """
 
     def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:

@@ -1,12 +1,11 @@
 """Fast playouts for search: every seat plays as the greedy bot, keeping its plans.
 
-A playout plays a [`Simulator`][ttr_core.play.simulator.Simulator] (a determinised position) on.
-Every seat decides as the greedy bot (`GreedyBot`) does,
-faster: the legal actions are read from the simulator itself, which holds a whole
-(sampled) position, and a seat's plan for its unfinished tickets, with the board it was
-made on, is kept from decision to decision. Where the greedy bot plans afresh at every
-decision, a seat plans again only when its tickets or trains change or another seat
-takes every track of one of its planned steps.
+A playout plays a [`Simulator`][ttr_core.play.simulator.Simulator] (a determinised position)
+on. Every seat decides as the greedy bot (`GreedyBot`) does, faster: the legal actions are
+read from the simulator itself, which holds a whole (sampled) position, and a seat's plan
+for its unfinished tickets, with the board it was made on, is kept from decision to
+decision. Where the greedy bot plans afresh at every decision, a seat plans again only when
+its tickets or trains change or another seat takes every track of one of its planned steps.
 """
 
 from __future__ import annotations

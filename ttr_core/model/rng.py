@@ -65,8 +65,7 @@ def below_halves(state: int, n: int) -> tuple[int, int]:
 
     No intermediate value exceeds 50 bits, so the compiled build works on 64-bit machine
     integers (``i64``, plain ``int`` when not compiled); plain Python is faster with
-    [`below_wide`][]. Both give the same
-    outputs (the tests compare them).
+    [`below_wide`][]. Both give the same outputs (the tests compare them).
     """
     hi: i64 = state >> 32
     lo: i64 = state & _M32

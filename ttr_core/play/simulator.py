@@ -144,8 +144,8 @@ class Simulator:
 
     These twenty names are all it offers, in OpenSpiel's vocabulary:
 
-    - making one: [`new`][], [`from_state`][], [`clone`][], and [`load`][] to
-      move it to another state;
+    - making one: [`new`][], [`from_state`][], [`clone`][], and [`load`][] to move it to
+      another state;
     - listing: [`legal_count`][], [`legal_action`][], [`legal_actions`][] and
       [`is_legal`][];
     - applying: [`apply`][] (an action; its ``events`` and ``chance`` arguments collect

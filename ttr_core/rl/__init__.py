@@ -1,13 +1,12 @@
 """Agents through PettingZoo: a fixed action encoding, observation vectors, an environment.
 
-This package needs the ``rl`` extra (PettingZoo, Gymnasium and NumPy); without it,
-importing the package raises [`MissingExtraError`][ttr_core.model.errors.MissingExtraError] (an
-``ImportError``) naming the command that installs it. The rest of the library never
-imports it. `ActionEncoding` numbers every action of a ruleset
-with a fixed integer code, `ObservationEncoding` turns a player's view into a
-fixed-length vector, and [`env`][] (wrapped as PettingZoo's classic games are) and
-`raw_env` play a game as a PettingZoo AEC environment. The layouts are explained
-in the documentation's page on agents.
+This package needs the ``rl`` extra (PettingZoo, Gymnasium and NumPy); without it, importing
+the package raises [`MissingExtraError`][ttr_core.model.errors.MissingExtraError] (an
+``ImportError``) naming the command that installs it. The rest of the library never imports
+it. `ActionEncoding` numbers every action of a ruleset with a fixed integer code,
+`ObservationEncoding` turns a player's view into a fixed-length vector, and [`env`][]
+(wrapped as PettingZoo's classic games are) and `raw_env` play a game as a PettingZoo AEC
+environment. The layouts are explained in the documentation's page on agents.
 """
 
 from __future__ import annotations

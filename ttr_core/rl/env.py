@@ -1,13 +1,12 @@
 """A game of Ticket to Ride as a PettingZoo AEC environment.
 
-The agents ``player_0``, ``player_1``... are the seats; seat 0 starts. The game is
-dealt by [`raw_env.reset`][ttr_core.rl.env.raw_env.reset] from its seed and played on a
+The agents ``player_0``, ``player_1``... are the seats; seat 0 starts. The game is dealt by
+[`raw_env.reset`][ttr_core.rl.env.raw_env.reset] from its seed and played on a
 [`Simulator`][ttr_core.play.simulator.Simulator]. Each agent observes a dictionary:
-``"observation"``, the vector `ObservationEncoding` makes of that
-agent's view, and ``"action_mask"``, an ``int8`` vector over the codes of
-`ActionEncoding`, 1 at the legal ones (all 0 for an agent that is
-not to act). Actions are codes. Rewards come at the end only: see
-[`placing_rewards`][].
+``"observation"``, the vector `ObservationEncoding` makes of that agent's view, and
+``"action_mask"``, an ``int8`` vector over the codes of `ActionEncoding`, 1 at the legal
+ones (all 0 for an agent that is not to act). Actions are codes. Rewards come at the end
+only: see [`placing_rewards`][].
 
 Once the game is over, each agent is stepped with ``None`` and leaves ``agents``, as in
 PettingZoo's classic games. After the last one, [`env`][] ignores a step with

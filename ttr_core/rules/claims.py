@@ -1,21 +1,21 @@
 """Claiming a track: who may claim it, which payments are listed, and what a claim does.
 
-What pays for a track is [`payment_error`][ttr_core.rules.payments.payment_error] (CLAIM-1 to
-CLAIM-4, FERRY-2). Who may claim it is the double-route rule
-`parallel_rule` (DOUBLE-1, DOUBLE-2) plus an
-unclaimed track (CLAIM-8) and enough trains (CLAIM-7). The table keeps what that rule
-implies current as tracks are claimed (its free tracks per route class and each seat's
-blocked parallels), as `ttr_core.rules.double_routes` works them out from the
-track owners when a state is loaded.
+What pays for a track is [`payment_error`][ttr_core.rules.payments.payment_error] (CLAIM-1
+to CLAIM-4, FERRY-2). Who may claim it is the double-route rule (DOUBLE-1, DOUBLE-2,
+`ttr_core.rules.double_routes.parallel_rule`) plus an unclaimed track (CLAIM-8) and
+enough trains (CLAIM-7). The table keeps what that rule implies current as tracks are
+claimed (its free tracks per route class and each seat's blocked parallels), as
+`ttr_core.rules.double_routes` works them out from the track owners when a state is
+loaded.
 
 Listing claims walks each route colour's classes from the shortest and stops at the
 first one the player cannot pay for (its length is more than the colour's cards plus
 locomotives, or more than the player's trains); how many payments each class offers the
 hand is the index of [`ttr_core.rules.payment_counts`][ttr_core.rules.payment_counts].
 
-Listing order: route colours in card order, gray last; within a colour, classes by
-length; within a class, tracks in map order; per track, the payments of
-`payments` that the hand holds (all
+Listing order: route colours in card order, gray last; within a colour, classes by length;
+within a class, tracks in map order; per track, the payments of
+`ttr_core.rules.payment_counts.ClaimTables.payments` that the hand holds (all
 locomotives first, then each colour in card order, the most coloured cards first).
 """
 

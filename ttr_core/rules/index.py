@@ -5,8 +5,8 @@ ids; the mechanics play on integer indices instead. `RulesetIndex` holds every
 table derived from the map data and the parameters (nothing about plugins), built once
 per ruleset; `RulesetMemos` holds what fills during play.
 
-`index_of` and `memos_of` are internal to the rules, play, hidden, formats
-and testing layers: plugins see map ids only ([`ttr_core.plugin`][ttr_core.plugin]).
+`index_of` and `memos_of` are internal to the rules, play, hidden, formats and testing
+layers: plugins see map ids only ([`ttr_core.plugin`][ttr_core.plugin]).
 """
 
 from __future__ import annotations

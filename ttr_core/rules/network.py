@@ -1,12 +1,11 @@
 """A player's network at final scoring: their tracks, and graph questions about them in map ids.
 
-Scoring hooks receive a [`PlayerNetwork`][] for each player. It names cities by their
-map ids (or aliases) and tracks by the map's [`Track`][ttr_core.model.mapdata.Track] objects, and
-answers the questions an edition's bonus or ticket asks: are two places connected, which
-of a set of places (cities, or countries by their border arrows) are reached, are two
-cities joined by two paths with no track in common, which tracks are bridges, how long is
-the longest path. Answers are computed on first use and
-kept, so asking twice costs nothing.
+Scoring hooks receive a [`PlayerNetwork`][] for each player. It names cities by their map
+ids (or aliases) and tracks by the map's [`Track`][ttr_core.model.mapdata.Track] objects,
+and answers the questions an edition's bonus or ticket asks: are two places connected, which
+of a set of places (cities, or countries by their border arrows) are reached, are two cities
+joined by two paths with no track in common, which tracks are bridges, how long is the
+longest path. Answers are computed on first use and kept, so asking twice costs nothing.
 
     network.connected("Bombay", "Madras")
     network.reaches("Bern", ["Italia 1", "Italia 2"])

@@ -1,9 +1,9 @@
 """The plugin manager of one ruleset, and typed calls of its hooks.
 
-Every plugin manager is built here, the same way: the core's default implementations
-(each marked ``trylast``), then the edition, then any extra plugins in the order given,
-checked against the hook specifications. `Hooks` calls each hook of
-`hookspecs` through a method with its types.
+Every plugin manager is built here, the same way: the core's default implementations (each
+marked ``trylast``), then the edition, then any extra plugins in the order given, checked
+against the hook specifications. `Hooks` calls each hook of `hookspecs` through a method
+with its types.
 """
 
 from __future__ import annotations

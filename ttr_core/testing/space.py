@@ -1,15 +1,13 @@
 """The whole action space and arbitrary end positions, from any source of choices.
 
-`arbitrary_action` makes one action of any kind, legal or not: face-up cards of
-every kind (and kinds that do not exist), blind draws, ticket draws and choices (subsets
-in any order, unknown and repeated ids), claims of any track id (unknown ones too) with
-near-miss, random and malformed payments, claims paid with any number of card groups
-and card choices of any kind, tunnel payments, stations in any city (unknown ones too)
-and passes; also listed actions, as they are or slightly altered.
-Choices come from ``pick(n)``, which returns a number in ``range(n)``: a
-`Chooser` for reproducible runs, or Hypothesis draws (see
-`ttr_core.testing.strategies`), which shrink towards the first option of each
-choice.
+`arbitrary_action` makes one action of any kind, legal or not: face-up cards of every kind
+(and kinds that do not exist), blind draws, ticket draws and choices (subsets in any order,
+unknown and repeated ids), claims of any track id (unknown ones too) with near-miss, random
+and malformed payments, claims paid with any number of card groups and card choices of any
+kind, tunnel payments, stations in any city (unknown ones too) and passes; also listed
+actions, as they are or slightly altered. Choices come from ``pick(n)``, which returns a
+number in ``range(n)``: a `Chooser` for reproducible runs, or Hypothesis draws (see
+`ttr_core.testing.strategies`), which shrink towards the first option of each choice.
 """
 
 from __future__ import annotations

@@ -160,9 +160,9 @@ def end_positions(
     """An end-of-game position in the ``ttr score`` input format.
 
     Either the position of a seeded random game played to the end, or holdings dealt at
-    random within the rules (see `random_position`).
-    Score it with ``read_position(json.dumps(value), options=...)``; the edition's
-    options must be passed again, as the format does not carry them.
+    random within the rules (see `random_position`). Score it with
+    ``read_position(json.dumps(value), options=...)``; the edition's options must be passed
+    again, as the format does not carry them.
     """
     rs, n = draw(rulesets_and_players(edition, players, options))
     if draw(st.booleans()):
