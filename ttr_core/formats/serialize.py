@@ -80,22 +80,29 @@ def _tagged_hooks(
     """Unstructure and structure functions for a family of tagged attrs classes."""
     by_tag: dict[str, type[Any]] = {cls.tag: cls for cls in classes}
     fields = {cls: attrs.fields(cls) for cls in classes}
+    # Per class, each field's name and how it goes on the wire, read once.
+    wires = {
+        cls: tuple((f.name, f.metadata.get("wire")) for f in class_fields)
+        for cls, class_fields in fields.items()
+    }
+    names = {
+        cls: frozenset(f.name for f in class_fields) | {"tag"}
+        for cls, class_fields in fields.items()
+    }
 
     def unstructure(obj: Any) -> dict[str, Any]:
-        out: dict[str, Any] = {"tag": type(obj).tag}
-        for f in fields[type(obj)]:
-            value = getattr(obj, f.name)
-            wire = f.metadata.get("wire")
-            if wire == "card":
-                out[f.name] = _card_out(value)
+        cls = type(obj)
+        out: dict[str, Any] = {"tag": cls.tag}
+        for name, wire in wires[cls]:
+            value = getattr(obj, name)
+            if wire is None:
+                out[name] = list(value) if isinstance(value, tuple) else value
+            elif wire == "card":
+                out[name] = _card_out(value)
             elif wire == "cards":
-                out[f.name] = counts_to_mapping(value)
-            elif wire == "card_list":
-                out[f.name] = [_card_out(v) for v in value]
-            elif isinstance(value, tuple):
-                out[f.name] = list(value)
-            else:
-                out[f.name] = value
+                out[name] = counts_to_mapping(value)
+            else:  # "card_list"
+                out[name] = [_card_out(v) for v in value]
         return out
 
     def structure(raw: Any, _: Any) -> Any:
@@ -106,8 +113,7 @@ def _tagged_hooks(
         if cls is None:
             raise ValueError(f"unknown {kind} tag {quote(tag)}")
         kwargs: dict[str, Any] = {}
-        names = {f.name for f in fields[cls]}
-        extra = set(raw) - names - {"tag"}
+        extra = raw.keys() - names[cls]
         if extra:
             raise ValueError(f"{tag}: unexpected keys {quote(sorted(extra))}")
         for f in fields[cls]:
