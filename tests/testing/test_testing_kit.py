@@ -111,6 +111,8 @@ tests/fictional), with the same examples: the class below leaves them out."""
 class TestEveryInstalledEdition(EditionContract):
     """The whole contract suite, once per installed edition (but those of OWN_CONTRACT)."""
 
+    # test_check_edition_with_defaults runs check_edition on every installed edition, with
+    # more games than the contract's own test: running both would only repeat it.
     test_check_edition = None  # type: ignore[assignment]
     """Not run here: its games are the first of those test_check_edition_with_defaults checks."""
 

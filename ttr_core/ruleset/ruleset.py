@@ -141,10 +141,7 @@ class Ruleset:
 
         :raises UnknownIdError: the map has no track with that id.
         """
-        r = self._index.route_index.get(route_id, -1) if type(route_id) is int else -1
-        if r < 0:
-            raise UnknownIdError(f"{self.info.id} has no track with id {quote(route_id)}")
-        return r
+        return self._lookup(self._index.route_index, route_id, int, "track with id")
 
     def ticket_index_of(self, ticket_id: int) -> int:
         """The index of the ticket with map id ``ticket_id``: its place in ``map.tickets``,
@@ -152,10 +149,7 @@ class Ruleset:
 
         :raises UnknownIdError: the map has no ticket with that id.
         """
-        i = self._index.ticket_index.get(ticket_id, -1) if type(ticket_id) is int else -1
-        if i < 0:
-            raise UnknownIdError(f"{self.info.id} has no ticket with id {quote(ticket_id)}")
-        return i
+        return self._lookup(self._index.ticket_index, ticket_id, int, "ticket with id")
 
     def city_index_of(self, city: str) -> int:
         """The index of a city, named by id or alias: its place in ``map.cities`` and in a
@@ -163,10 +157,14 @@ class Ruleset:
 
         :raises UnknownIdError: the map has no city of that name.
         """
-        c = self._index.city_index.get(city, -1) if type(city) is str else -1
-        if c < 0:
-            raise UnknownIdError(f"{self.info.id} has no city {quote(city)}")
-        return c
+        return self._lookup(self._index.city_index, city, str, "city")
+
+    def _lookup(self, index: Mapping[Any, int], key: object, kind: type, what: str) -> int:
+        """``index[key]`` for a ``key`` of exactly type ``kind``, else `UnknownIdError`."""
+        found = index.get(key, -1) if type(key) is kind else -1
+        if found < 0:
+            raise UnknownIdError(f"{self.info.id} has no {what} {quote(key)}")
+        return found
 
     def route_name(self, r: int) -> str:
         """A readable name of the track with index ``r``, e.g. ``Denver-Omaha (track 40)``."""
