@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ttr_core import Game, GameState, Phase, PlayerState, Ruleset, ViewError
 from ttr_core.batch.runs import play_game
 from ttr_core.bots import GreedyBot
-from ttr_core.hidden.seat_actions import SeatActions, redacted
+from ttr_core.hidden.seat_actions import SeatActions, SeatLister, redacted
 from ttr_core.hidden.view_check import validate_view
 from ttr_core.model.actions import Action
 from ttr_core.play.legal import LegalActions
@@ -59,6 +59,50 @@ def test_a_reused_simulator_does_not_change_an_earlier_listing(usa: Ruleset) -> 
     game.apply(game.legal_actions()[0])
     SeatActions(usa, game.state, game.state.current, simulator=scratch)
     assert list(listed) == before == list(LegalActions(usa, first))
+
+
+def _derived(t: Table) -> tuple[object, ...]:
+    """What a table works out from its holdings, and the seat's gray payment counts."""
+    grays = tuple(t.claims.gray_values[g] for g in t.gray_id) if t.claims.has_gray else ()
+    return (t.pay_count, grays, t.sig, t.block_counts, t.free_count, t.free, t.blocked)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_setup_6_a_lister_lists_what_the_redacted_state_lists(edition: str) -> None:
+    """SETUP-6: at every decision of whole games, a seat's lister is at exactly the
+    redacted position (its state, its counts, its legal actions), and a listing kept from
+    an earlier decision still lists what it listed."""
+    rs = Ruleset.build(edition)
+    for players in rs.params.players:
+        listers = [SeatLister(rs.private_copy(), players) for _ in range(players)]
+        for seed in (1, 2):
+            game = Game.new(rs, players=players, seed=seed)
+            sim = game.simulator(record=False)
+            kept: list[tuple[SeatActions, list[Action]]] = []
+            step = 0
+            while not sim.is_over:
+                state = sim.snapshot()
+                seat = state.current
+                listed = listers[seat].actions(sim, seat)
+                assert not listers[(seat + 1) % players].actions(sim, (seat + 1) % players)
+                fresh = SeatActions(rs.private_copy(), state, seat)
+                here = listers[seat]._sim
+                assert here.snapshot() == redacted(state, seat)
+                assert _derived(here._table) == _derived(fresh._sim._table)  # type: ignore[union-attr]
+                assert list(listed) == list(fresh) == list(LegalActions(rs, state))
+                if step % 37 == 0:
+                    kept.append((listed, list(listed)))
+                del listed, fresh
+                sim.apply_index(step * 7919 % sim.legal_count())
+                step += 1
+            assert all(list(seq) == actions for seq, actions in kept)
+
+
+def test_a_lister_lists_games_of_its_number_of_seats(usa: Ruleset) -> None:
+    lister = SeatLister(usa.private_copy(), 3)
+    game = Game.new(usa, players=2, seed=1).simulator(record=False)
+    with pytest.raises(ValueError, match="3-seat games, not 2-seat"):
+        lister.actions(game, game.current_player)
 
 
 # -- listing from a view ---------------------------------------------------------------------

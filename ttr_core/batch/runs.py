@@ -29,7 +29,7 @@ from attrs import field, frozen
 from ttr_core.batch.parallel import GameFailure, run_in_order
 from ttr_core.bots.base import Bot, BotFactory
 from ttr_core.bots.registry import find_bot
-from ttr_core.hidden.seat_actions import SeatActions
+from ttr_core.hidden.seat_actions import SeatLister
 from ttr_core.model import rng
 from ttr_core.model.errors import TtrError
 from ttr_core.play.game import Game
@@ -157,21 +157,21 @@ def play_game(
     start, _ = rng.below(rng.seed_state(rng.derive_seed(seed, 0)), players)
     names = [f"Player {s + 1}" for s in range(players)]
     # The game plays on a simulator the bots never see: each gets its seat's view and
-    # the seat's legal actions listed without the hidden cards (SeatActions), both
-    # built on the seat's own ruleset, whose memos hold no other seat's hand.
+    # the seat's legal actions listed without the hidden cards (a SeatLister's
+    # SeatActions), both built on the seat's own ruleset, whose memos hold no other
+    # seat's hand.
     sim = Simulator.new(rs, names, seed=seed, start_player=start, record=record)
     own = seat_rulesets(rs, players)
     seated: list[Bot] = [
         factory(own[s], s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
     ]
-    listing = [Simulator(own[s], names, record=False) for s in range(players)]
+    listers = [SeatLister(own[s], players) for s in range(players)]
     decisions = 0
     while not sim.is_over:
         seat = sim.current_player
-        state = sim.snapshot()
-        legal = SeatActions(own[seat], state, seat, simulator=listing[seat])
+        legal = listers[seat].actions(sim, seat)
         try:
-            action = seated[seat].choose(view_of(rs, state, seat), legal)
+            action = seated[seat].choose(view_of(rs, sim.snapshot(), seat), legal)
         except Exception as exc:
             raise SimulationError(
                 f"bot {bots[seat]!r} in seat {seat} failed in the game with seed {seed}: "
@@ -184,6 +184,7 @@ def play_game(
                 f"bot {bots[seat]!r} in seat {seat} chose {action!r} in the game with seed "
                 f"{seed}, which is illegal: {exc}"
             ) from exc
+        del legal  # a bot that kept it makes the next listing copy its simulator
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise SimulationError(

@@ -11,6 +11,7 @@ tells the seat more than its view does.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -87,6 +88,22 @@ class SeatActions(Sequence[Action]):
             self._list(redacted(state, seat), simulator)
 
     @classmethod
+    def _listed_on(cls, rs: Ruleset, listing: Simulator | None) -> SeatActions:
+        """The legal actions at ``listing``, a simulator at a redacted position that only
+        a [`SeatLister`][] changes (and which detaches the sequence first); none if None."""
+        self = cls.__new__(cls)
+        self._rs = rs
+        self._state = None
+        self._sim = listing
+        self._n = 0 if listing is None else listing.legal_count()
+        return self
+
+    def _detach(self) -> None:
+        """Go on listing from a copy of the simulator, which is about to move on."""
+        if self._sim is not None:
+            self._sim = self._sim.clone()
+
+    @classmethod
     def from_view(cls, rs: Ruleset, view: PlayerView) -> SeatActions:
         """The legal actions of the viewer, from its view alone (empty unless it is to act).
 
@@ -111,7 +128,7 @@ class SeatActions(Sequence[Action]):
     def _at(self) -> Simulator | None:
         """The simulator at the redacted state (a new one if the one given moved on)."""
         sim = self._sim
-        if sim is not None and sim.snapshot() is not self._state:
+        if sim is not None and self._state is not None and sim.snapshot() is not self._state:
             assert self._state is not None
             self._list(self._state, None)
             sim = self._sim
@@ -156,3 +173,50 @@ class SeatActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"<SeatActions: {self._n} actions>"
+
+
+class SeatLister:
+    """Lists one seat's legal actions at each of its decisions, game after game: what
+    [`SeatActions`][] lists, without building a state or loading one per decision.
+
+    It keeps a simulator of its own at what the seat may know of the game's position,
+    brought up to date from the game at each decision. The first decision of a game loads
+    it with the [`redacted`][] state; later ones copy only what the seat may know and
+    count the seat's hand again only when it changed. A sequence handed out earlier is
+    moved to a copy of that simulator before it changes, so it keeps listing what it
+    listed (which costs a copy only while something still holds it).
+    """
+
+    def __init__(self, rs: Ruleset, players: int) -> None:
+        """A lister for ``players``-seat games of ``rs`` (the seat's own ruleset)."""
+        self._rs = rs
+        self._sim = Simulator(rs, [f"Player {s + 1}" for s in range(players)], record=False)
+        self._seat = -1
+        self._at = -1
+        """The listing simulator's change number after the last update (-1: none yet)."""
+        self._last: weakref.ref[SeatActions] | None = None
+
+    def actions(self, game: Simulator, seat: int) -> SeatActions:
+        """The legal actions of ``seat`` at ``game``'s position (empty unless it is to act).
+
+        :raises ValueError: ``game`` is of another number of seats than the lister.
+        """
+        sim = self._sim
+        if len(game.names) != len(sim.names):
+            raise ValueError(
+                f"this lister lists {len(sim.names)}-seat games, not {len(game.names)}-seat ones"
+            )
+        if seat != game.current_player or game.is_over:
+            return SeatActions._listed_on(self._rs, None)
+        last = self._last() if self._last is not None else None
+        if last is not None:
+            last._detach()
+        if seat == self._seat and sim._changes() == self._at:
+            game._seat_view_into(sim, seat)
+        else:
+            sim.load(redacted(game.snapshot(), seat))
+            self._seat = seat
+        self._at = sim._changes()
+        listed = SeatActions._listed_on(self._rs, sim)
+        self._last = weakref.ref(listed)
+        return listed

@@ -329,6 +329,17 @@ class Simulator:
         self._setup = ()
         self._log = []
 
+    def _seat_view_into(self, listing: Simulator, seat: int) -> None:
+        """Bring ``listing`` to what ``seat``, the seat to act, may know of this position (see
+        [`Table.copy_seat_view_into`][ttr_core.rules.table.Table.copy_seat_view_into]):
+        ``listing`` plays the same game and was loaded with a redacted state of ``seat``,
+        with no change since but those of this method (see ``_changes``)."""
+        self._table.copy_seat_view_into(listing._table, seat)
+
+    def _changes(self) -> int:
+        """A number that is different after every change of the position."""
+        return self._table.version
+
     def clone(self) -> Simulator:
         """An independent copy (its log, when recording, is copied too)."""
         return Simulator(self._table.rs, self._names, record=self._record, copy_of=self)

@@ -254,6 +254,64 @@ class Table:
         other._snap_seats = self._snap_seats
         other._snap_owners = self._snap_owners
 
+    def copy_seat_view_into(self, other: Table, seat: int) -> None:
+        """Bring ``other`` to what ``seat``, the seat to act, may know of this table: what
+        loading ``ttr_core.hidden.seat_actions.redacted`` of this table's snapshot would
+        make it, without building either state.
+
+        ``other`` is a table of the same game (a ruleset of the same rules, the same seats)
+        that was loaded with a redacted state of ``seat`` and has not changed since, so
+        the other seats already hold nothing there. Only the seat's own hand is counted
+        again, and only when it changed. A test checks it against the load at every
+        decision.
+        """
+        base = seat * NUM_KINDS
+        end = base + NUM_KINDS
+        other.phase = self.phase
+        other.current = self.current
+        other.start_player = self.start_player
+        other.final_trigger = self.final_trigger
+        other.passes = self.passes
+        other.turn = self.turn
+        other.ended_by = self.ended_by
+        other.trains = self.trains[:]
+        other.score_track = self.score_track[:]
+        other.stations = self.stations[:]
+        other.tickets[seat] = self.tickets[seat]
+        other.blocked = self.blocked[:]
+        left = len(self.deck) - self.deck_pos
+        if len(other.deck) != left:
+            other.deck = (-1,) * left
+        other.deck_pos = 0
+        other.discard = self.discard[:]
+        other.display = self.display[:]
+        other.faceup = self.faceup
+        other.shown = self.shown
+        if len(other.ticket_deck) != len(self.ticket_deck):
+            other.ticket_deck = (-1,) * len(self.ticket_deck)
+        other.pending = self.pending
+        other.offers = tuple(o if i == seat else () for i, o in enumerate(self.offers))
+        other.owners = self.owners[:]
+        other.free = self.free[:]
+        if other.free_count != self.free_count:
+            # The colour blocks' rows depend on the free tracks alone (the claim tables
+            # of rulesets of the same rules agree on them), so they are shared.
+            other.free_count = self.free_count[:]
+            other.sig = self.sig[:]
+            other.block_counts = self.block_counts[:]
+        other.station_owners = self.station_owners[:]
+        other.tunnel = self.tunnel
+        other.choice = self.choice
+        if other.hands[base:end] != self.hands[base:end]:
+            other.hands[base:end] = self.hands[base:end]
+            recount_hand(other, seat)
+        other.version += 1
+        other._snap = None
+        other._snap_version = -1
+        other._snap_players = [None] * self.players
+        other._snap_seats = None
+        other._snap_owners = None
+
     # -- conversion to and from the frozen state -------------------------------------
 
     def seat_changed(self, seat: int) -> None:
