@@ -192,7 +192,7 @@ def test_play_game_keeps_a_record_only_when_asked(usa: Ruleset) -> None:
 
 
 def test_log_prints_the_game_move_by_move(ttr: Any) -> None:
-    result = ttr("replay", "-", "--log", stdin=short_game().save().encode())
+    result = ttr("replay", "-", "--log", stdin=short_game().save(compact=False).encode())
     assert result.code == 0 and result.err == ""
     assert result.out.splitlines() == [
         "   0  setup     Ann starts; turned face up: locomotive, red, locomotive, white, orange",
@@ -252,7 +252,7 @@ def test_log_lines_give_turn_and_player(ttr: Any, saved: Path) -> None:
 
 def test_log_json_is_one_object_per_action_with_full_events(ttr: Any) -> None:
     game = short_game()
-    out = ttr("replay", "-", "--log", "--json", stdin=game.save().encode()).out
+    out = ttr("replay", "-", "--log", "--json", stdin=game.save(compact=False).encode()).out
     lines = [json.loads(line) for line in out.splitlines()]
     assert len(lines) == len(game.log) == 5
     assert [list(line) for line in lines] == [
@@ -267,12 +267,12 @@ def test_log_json_is_one_object_per_action_with_full_events(ttr: Any) -> None:
     ]
     assert lines[3]["action"] == {"tag": "draw_blind"}
     assert lines[3]["events"] == [{"tag": "blind_drawn", "player": 1, "card": "pink"}]
-    raw = json.loads(game.save())
+    raw = json.loads(game.save(compact=False))
     assert [x["events"] for x in lines] == [entry["events"] for entry in raw["log"]]
 
 
 def test_log_with_at_stops_after_n_actions(ttr: Any) -> None:
-    data = short_game().save().encode()
+    data = short_game().save(compact=False).encode()
     text = ttr("replay", "-", "--log", "--at", "3", stdin=data).out.splitlines()
     assert [line[:4] for line in text] == ["   0", "   1", "   2", "   3"]
     assert len(ttr("replay", "-", "--log", "--at", "2", "--json", stdin=data).out.splitlines()) == 2
@@ -283,7 +283,7 @@ def test_log_with_at_stops_after_n_actions(ttr: Any) -> None:
 
 
 def test_at_shows_the_position_after_n_actions(ttr: Any) -> None:
-    data = short_game().save().encode()
+    data = short_game().save(compact=False).encode()
     out = ttr("replay", "-", "--at", "3", stdin=data).out
     assert "usa, after 3 of 5 actions: turn 2, Bob to play" in out
     assert "Face up: locomotive, red, locomotive, white, orange" in out
@@ -299,14 +299,16 @@ def test_at_json_is_the_state_after_n_actions(ttr: Any) -> None:
     game = short_game()
     record = game.record()
     for n in (0, 2, 5):
-        out = ttr("replay", "-", "--at", str(n), "--json", stdin=game.save().encode()).out
+        out = ttr(
+            "replay", "-", "--at", str(n), "--json", stdin=game.save(compact=False).encode()
+        ).out
         expected = Game.replay(evolve(record, log=record.log[:n])).state
         assert json.loads(out) == state_to_json(expected)
 
 
 def test_at_with_a_seat_shows_that_seats_view(ttr: Any, usa: Ruleset) -> None:
     game = short_game()
-    data = game.save().encode()
+    data = game.save(compact=False).encode()
     out = ttr("replay", "-", "--at", "5", "--seat", "1", stdin=data).out
     assert "Seen by Bob (seat 1):" in out
     hand = ", ".join(f"{name} ×{n}" for name, n in view_to_json(game.view(1))["hand"].items())
@@ -354,7 +356,7 @@ def test_a_record_without_seed_gives_the_same_log_and_positions(ttr: Any, saved:
     seedless = json.dumps(raw).encode()
     log = ttr("replay", str(path), "--log").out
     assert ttr("replay", "-", "--log", stdin=seedless).out == log
-    n = str(len(raw["log"]) // 2)
+    n = str(len(raw["actions"].split()) // 2)  # a compact record: one token per action
     seeded_state = json.loads(ttr("replay", str(path), "--at", n, "--json").out)
     state = json.loads(ttr("replay", "-", "--at", n, "--json", stdin=seedless).out)
     assert state["rng"] == -1 and {**state, "rng": seeded_state["rng"]} == seeded_state
@@ -373,13 +375,13 @@ def test_a_record_without_seed_gives_the_same_log_and_positions(ttr: Any, saved:
     ],
 )
 def test_replay_misuse_is_a_usage_error(ttr: Any, args: tuple[str, ...], message: str) -> None:
-    result = ttr("replay", "-", *args, stdin=short_game().save().encode())
+    result = ttr("replay", "-", *args, stdin=short_game().save(compact=False).encode())
     assert result.code == 2
     assert message in result.error_line()
 
 
 def test_a_bad_record_is_refused_before_the_log(ttr: Any) -> None:
-    raw = json.loads(short_game().save())
+    raw = json.loads(short_game().save(compact=False))
     raw["log"][2]["action"]["route"] = 4
     result = ttr("replay", "-", "--log", stdin=json.dumps(raw).encode())
     assert result.code == 1
@@ -540,3 +542,30 @@ def test_interruption_reports_exactly_the_finished_games(
         assert len(result.out.splitlines()) == 2
     else:
         assert "usa: 2 games, 2 players, seed 1" in result.out
+
+
+DIRS = ("compact", "verbose")
+
+
+def test_saved_records_are_compact_unless_verbose_ones_are_asked_for(
+    ttr: Any, tmp_path: Path
+) -> None:
+    run = ["simulate", "--games", "2", "--players", "2", "--seed", "3", "--json"]
+    assert ttr(*run, "--save", str(tmp_path / "compact")).code == 0
+    assert ttr(*run, "--save", str(tmp_path / "verbose"), "--verbose-records").code == 0
+    names = sorted(p.name for p in (tmp_path / "compact").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "verbose").iterdir()) and len(names) == 2
+    for name in names:
+        compact = (tmp_path / "compact" / name).read_text()
+        verbose = (tmp_path / "verbose" / name).read_text()
+        assert json.loads(compact)["format"] == 2 and json.loads(verbose)["format"] == 1
+        assert len(compact) * 5 < len(verbose)
+        assert GameRecord.from_json(compact) == GameRecord.from_json(verbose)
+        logs = [ttr("replay", str(tmp_path / d / name), "--log", "--json") for d in DIRS]
+        assert [log.code for log in logs] == [0, 0] and logs[0].out == logs[1].out
+
+
+def test_verbose_records_need_a_directory_to_save_to(ttr: Any) -> None:
+    result = ttr("simulate", "--games", "1", "--verbose-records")
+    assert result.code == 2 and result.out == ""
+    assert result.err == "ttr: error: argument --verbose-records: it needs --save DIR\n"

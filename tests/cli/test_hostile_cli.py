@@ -133,12 +133,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Input files of every kind of wrongness."""
     root = tmp_path_factory.mktemp("inputs")
     game = play_game(ruleset("usa"), 2, 3)
-    record = json.loads(game.save())
+    record = json.loads(game.save(compact=False))
     texts: dict[str, str | bytes] = {
         "empty": "",
         "not_json": "this is not JSON",
         "binary": b"\x89PNG\r\n\x1a\n\x00\xff",
-        "truncated_record": game.save()[:500],
+        "truncated_record": game.save(compact=False)[:500],
         "array": "[]",
         "deep": "[" * 100_000 + "]" * 100_000,
         "tampered": json.dumps({**record, "map_hash": "0" * 64}),

@@ -22,6 +22,7 @@ import ttr_core as ttr
 from ttr_core.model import errors, mapdata
 from ttr_core.model.actions import ACTION_TYPES
 from ttr_core.model.events import EVENT_TYPES
+from ttr_core.play.compact_records import parse_action
 from ttr_core.ruleset import hookspecs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,7 +180,7 @@ def test_record_format_lists_every_action_and_event_tag() -> None:
 
 def test_record_format_example_is_a_valid_record() -> None:
     page = read(DOCS / "reference" / "record-format.md")
-    (example,) = code_blocks(page, "json")
+    example, compact = code_blocks(page, "json")
     record = ttr.GameRecord.from_json(example)
     assert record.edition == "usa"
     assert set(json.loads(example)) == {f.name for f in attrs.fields(ttr.GameRecord)}
@@ -188,6 +189,18 @@ def test_record_format_example_is_a_valid_record() -> None:
     seedless = json.loads(example) | {"seed": None}
     game = ttr.Game.load(json.dumps(seedless))
     assert len(game.log) == len(record.log) == 5
+    # The compact example is the same game, as the library writes it.
+    assert ttr.GameRecord.from_json(compact) == record
+    assert json.dumps(json.loads(compact), separators=(",", ":")) == ttr.Game.load(example).save()
+
+
+def test_record_format_has_a_token_for_every_action() -> None:
+    page = read(DOCS / "reference" / "record-format.md")
+    section = page[page.index("## The compact form") :]
+    for cls in ACTION_TYPES:
+        row = re.search(rf"^\| `([^`]*)` \| `{cls.tag}`", section, re.M)
+        assert row is not None, f"no token row for {cls.tag!r}"
+        assert type(parse_action(row.group(1))) is cls
 
 
 def test_errors_page_lists_every_exception() -> None:

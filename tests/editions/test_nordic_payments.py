@@ -926,13 +926,13 @@ def test_group_3_records_with_card_choices_replay_through_ttr_replay(
             break
     assert game is not None
     good = tmp_path / "nordic.json"
-    good.write_text(game.save(), encoding="utf-8")
+    good.write_text(game.save(compact=False), encoding="utf-8")
     assert main(["replay", str(good), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["edition"] == "nordic" and out["actions"] == len(game.log)
     assert [s["total"] for s in out["scores"]] == [p.total for p in game.scores().players]
 
-    record = json.loads(game.save())
+    record = json.loads(game.save(compact=False))
     entry = next(e for e in record["log"] if e["action"]["tag"] == "choose_card")
     entry["action"]["card"] = "locomotive" if entry["action"]["card"] != "locomotive" else "red"
     bad = tmp_path / "tampered.json"

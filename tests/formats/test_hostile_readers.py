@@ -87,7 +87,7 @@ def refused(error: type[TtrError], read: Callable[[], object], pattern: str) -> 
 @pytest.fixture(scope="module")
 def usa_text() -> str:
     """A part-played three-player USA game's record."""
-    return play_game(ruleset("usa"), 3, 2, 30).save()
+    return play_game(ruleset("usa"), 3, 2, 30).save(compact=False)
 
 
 def position_text() -> str:
@@ -182,7 +182,7 @@ def test_a_record_whose_options_were_edited_says_the_options_differ(
     edition: str, option: str, value: Any, shown: str, was: str
 ) -> None:
     """Not "different map data": the options changed the map's parameters, so its hash."""
-    raw = json.loads(play_game(ruleset(edition), 2, 4, 12).save())
+    raw = json.loads(play_game(ruleset(edition), 2, 4, 12).save(compact=False))
     raw["options"][option] = value
     refused(
         RecordError,
@@ -198,7 +198,7 @@ def test_a_record_whose_options_were_edited_says_the_options_differ(
 def test_a_record_whose_scoring_option_was_edited_is_refused(option: str, value: Any) -> None:
     """An option read only by scoring leaves the map hash as it is; the options hash
     still tells that the options differ."""
-    raw = json.loads(play_game(ruleset("usa"), 2, 4, 12).save())
+    raw = json.loads(play_game(ruleset("usa"), 2, 4, 12).save(compact=False))
     raw["options"][option] = value
     refused(
         RecordError,
@@ -210,14 +210,14 @@ def test_a_record_whose_scoring_option_was_edited_is_refused(option: str, value:
 def test_an_edited_options_hash_is_refused_and_a_record_without_one_loads() -> None:
     """The options hash is checked; records saved before it existed replay unchanged."""
     game = play_game(ruleset("usa"), 2, 4, 12)
-    raw = json.loads(game.save())
+    raw = json.loads(game.save(compact=False))
     assert raw["options_hash"] == options_digest(game.ruleset.options)
     edited = dict(raw, options_hash="0" * 64)
     refused(RecordError, lambda: Game.load(json.dumps(edited)), r"options differ")
     older = {k: v for k, v in raw.items() if k != "options_hash"}
     again = Game.load(json.dumps(older))
     assert again.state == game.state
-    assert json.loads(again.save())["options_hash"] == raw["options_hash"]
+    assert json.loads(again.save(compact=False))["options_hash"] == raw["options_hash"]
 
 
 def test_a_record_of_other_map_data_still_says_the_map_differs(usa_text: str) -> None:
@@ -377,7 +377,7 @@ def test_a_record_without_format_says_the_key_is_missing() -> None:
     message = refused(RecordError, lambda: Game.load("{}"), r"^record has no 'format' key")
     assert "None" not in message
     refused(RecordError, lambda: Game.load('{"format": null}'), r"format None")
-    refused(RecordError, lambda: Game.load('{"format": 2}'), r"^unsupported record format 2")
+    refused(RecordError, lambda: Game.load('{"format": 3}'), r"^unsupported record format 3")
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[bytes]:
@@ -701,7 +701,7 @@ def test_a_broken_input_leaves_nothing_changed(usa_text: str) -> None:
     with pytest.raises(RecordError):
         Game.load(usa_text.replace('"edition": "usa"', '"edition": "usa", "edition": "x"', 1))
     assert raw_map("usa") == before
-    assert Game.load(usa_text).save() == usa_text
+    assert Game.load(usa_text).save(compact=False) == usa_text
 
 
 def test_the_cli_shortens_its_own_errors_too(tmp_path: Path) -> None:

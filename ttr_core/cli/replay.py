@@ -3,7 +3,8 @@ print it move by move (``--log``) or show the position after some actions (``--a
 
 The record is always verified in full first. The text log shows only what every player
 saw (it is built from events redacted for no seat), while ``--log --json`` prints the
-recorded events in full, secrets included, as the record file itself holds them.
+events in full, secrets included, as a verbose record holds them (a compact record's
+events are those of its checked replay).
 """
 
 from __future__ import annotations

@@ -86,11 +86,17 @@ def register(sub: Any) -> None:
         help="also write each game's record to DIR/SEED.json (ttr replay reads it); "
         "DIR is created if missing",
     )
+    parser.add_argument(
+        "--verbose-records",
+        action="store_true",
+        help="with --save, write records in the verbose form, every event written out "
+        "(default: the compact form, a few kilobytes a game)",
+    )
     add_where_arguments(parser, jobs=1)
     parser.set_defaults(run=run)
 
 
-def _save_record(path: str, result: GameResult) -> None:
+def _save_record(path: str, result: GameResult, *, verbose: bool = False) -> None:
     """Write the game's record to ``path/<seed>.json``, whole or not at all (via a rename)."""
     assert result.record is not None, "the run was asked to keep records"
     target = os.path.join(path, f"{result.seed}.json")
@@ -98,7 +104,7 @@ def _save_record(path: str, result: GameResult) -> None:
     try:
         try:
             with open(temporary, "w", encoding="utf-8") as f:
-                f.write(result.record.to_json() + "\n")
+                f.write(result.record.to_json(compact=not verbose) + "\n")
             os.replace(temporary, target)
         finally:
             with contextlib.suppress(FileNotFoundError):
@@ -113,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
     bots = bot_names(args.bots)
     results: list[GameResult] = []
     failures: list[GameFailure] = []
+    if args.verbose_records and args.save is None:
+        raise UsageError("argument --verbose-records: it needs --save DIR")
     try:
         rs = Ruleset.build(args.edition, options_dict(args.options))
         lo, hi = rs.params.players
@@ -173,7 +181,7 @@ def _play(
                         failures.append(outcome)
                         continue
                     if args.save is not None:
-                        _save_record(args.save, outcome)
+                        _save_record(args.save, outcome, verbose=args.verbose_records)
                     if args.json:
                         line = json.dumps(outcome.to_json(), ensure_ascii=False)
                         sys.stdout.write(line + "\n")

@@ -222,14 +222,23 @@ class Game:
             options_hash=options_digest(rs.options),
         )
 
-    def save(self) -> str:
-        """The record as JSON text."""
-        return self.record().to_json()
+    def save(self, *, compact: bool = True) -> str:
+        """The record as JSON text: compact (record format 2, a few kilobytes, whose
+        events come back by replaying it), or with ``compact=False`` verbose (format 1,
+        every event written out). [`load`][] reads both.
+
+        :raises SetupError: as [`record`][].
+        """
+        return self.record().to_json(compact=compact)
 
     @classmethod
     def load(cls, text: str | bytes, *, plugins: Iterable[object] = ()) -> Game:
-        """Parse and replay a saved record; raise `RecordError` if it is not sound."""
-        return cls.replay(GameRecord.from_json(text), plugins=plugins)
+        """Parse and replay a saved record of either form; raise `RecordError` if it is
+        not sound."""
+        record, sim = records.read(text, plugins)
+        if sim is None:
+            return cls.replay(record, plugins=plugins)
+        return cls.from_simulator(sim)
 
     @classmethod
     def replay(cls, record: GameRecord, *, plugins: Iterable[object] = ()) -> Game:

@@ -25,10 +25,18 @@ from ttr_core.model import rng
 from ttr_core.model.errors import IllegalActionError, RecordError, TtrError, quote
 from ttr_core.model.events import Event, LogEntry, Shuffled
 from ttr_core.model.strict import JsonTextError, error_text, parse_json
+from ttr_core.play.compact_records import (
+    COMPACT_FORMAT,
+    HEADER_KEYS,
+    check_keys,
+    compact_json,
+    replay_compact,
+)
 from ttr_core.play.simulator import Simulator, name_problem, player_names
 from ttr_core.ruleset.ruleset import Ruleset
 
 RECORD_FORMAT = 1
+"""The format of the verbose form, which writes every event ([`GameRecord.to_json`][])."""
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 """Records larger than this are refused before parsing."""
 MAX_OPTION_SETS = 64
@@ -56,46 +64,94 @@ class GameRecord:
     before it existed. It tells an edited option apart even where the map hash cannot."""
     format: int = RECORD_FORMAT
 
-    def to_json(self) -> str:
-        """The record as JSON text (``options_hash`` left out while None, as records saved
-        before it existed were written)."""
+    def to_json(self, *, compact: bool = False) -> str:
+        """The record as JSON text: verbose (format 1), every event written out
+        (``options_hash`` left out while None, as records saved before it existed were
+        written), or with ``compact`` the compact form (format 2,
+        [`ttr_core.play.compact_records`][]), a few kilobytes that replay to the same
+        events."""
+        if compact:
+            header = {
+                "edition": self.edition,
+                "rules_version": self.rules_version,
+                "map_hash": self.map_hash,
+                "options": dict(self.options),
+                "options_hash": self.options_hash,
+                "seed": self.seed,
+                "players": list(self.players),
+                "start_player": self.start_player,
+                "rng": self.rng,
+            }
+            return compact_json(header, self.setup, self.log)
         raw = CONVERTER.unstructure(self)
         if raw["options_hash"] is None:
             del raw["options_hash"]
         return json.dumps(raw, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> GameRecord:
+    def from_json(cls, text: str | bytes, *, plugins: Iterable[object] = ()) -> GameRecord:
         """Parse a record; raise `RecordError` if it is not well formed.
 
-        This checks the shape only (JSON with no key twice in one object, the keys and
-        types of the format, text that UTF-8 can encode); [`replay`][] checks that
-        it is consistent.
+        A verbose record (format 1) is checked for shape only (JSON with no key twice in
+        one object, the keys and types of the format, text that UTF-8 can encode);
+        [`replay`][] checks that it is consistent. A compact record (format 2) holds no
+        events, so reading it replays it (on the edition's ruleset with ``plugins``), with
+        every check of [`replay`][] and of its digests.
         """
-        size = len(text.encode("utf-8", "surrogatepass")) if isinstance(text, str) else len(text)
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes")
-        try:
-            raw = parse_json(text)
-        except JsonTextError as exc:
-            if exc.path is None:
-                raise RecordError(f"record is {exc.problem}") from None
-            raise RecordError(f"malformed record: {exc.path}: {exc.problem}") from None
-        if not isinstance(raw, dict):
-            raise RecordError("record must be a JSON object")
-        if "format" not in raw:
-            raise RecordError(
-                f"record has no 'format' key (this library reads record format {RECORD_FORMAT})"
-            )
-        if raw["format"] != RECORD_FORMAT:
-            raise RecordError(
-                f"unsupported record format {quote(raw['format'])} "
-                f"(this library reads record format {RECORD_FORMAT})"
-            )
-        try:
-            return CONVERTER.structure(raw, GameRecord)
-        except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
-            raise RecordError(f"malformed record: {error_text(exc)}") from None
+        return read(text, plugins)[0]
+
+
+def read(text: str | bytes, plugins: Iterable[object] = ()) -> tuple[GameRecord, Simulator | None]:
+    """Parse a record of either form: the record, and for a compact one the simulator its
+    replay ended at (a verbose one is not replayed: None).
+
+    :raises RecordError: see [`GameRecord.from_json`][].
+    """
+    size = len(text.encode("utf-8", "surrogatepass")) if isinstance(text, str) else len(text)
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        raw = parse_json(text)
+    except JsonTextError as exc:
+        if exc.path is None:
+            raise RecordError(f"record is {exc.problem}") from None
+        raise RecordError(f"malformed record: {exc.path}: {exc.problem}") from None
+    if not isinstance(raw, dict):
+        raise RecordError("record must be a JSON object")
+    if "format" not in raw:
+        raise RecordError(
+            f"record has no 'format' key (this library reads record format {RECORD_FORMAT})"
+        )
+    fmt = raw["format"]
+    if fmt == COMPACT_FORMAT and type(fmt) is int:
+        return _read_compact(raw, plugins)
+    if fmt != RECORD_FORMAT:
+        raise RecordError(
+            f"unsupported record format {quote(fmt)} "
+            f"(this library reads record formats {RECORD_FORMAT} and {COMPACT_FORMAT})"
+        )
+    return _structure(raw), None
+
+
+def _structure(raw: dict[str, Any]) -> GameRecord:
+    """A verbose record from its parsed JSON, its shape checked."""
+    try:
+        return CONVERTER.structure(raw, GameRecord)
+    except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+        raise RecordError(f"malformed record: {error_text(exc)}") from None
+
+
+def _read_compact(raw: dict[str, Any], plugins: Iterable[object]) -> tuple[GameRecord, Simulator]:
+    """A compact record replayed: the record with its events, and the simulator at its end."""
+    check_keys(raw)
+    header = {k: raw[k] for k in HEADER_KEYS}
+    record = _structure({**header, "setup": [], "log": [], "format": RECORD_FORMAT})
+    rs = checked_ruleset(record, plugins)
+    sim = replay_compact(raw, rs, record.players, record.seed, record.start_player)
+    record = evolve(record, setup=sim.setup, log=sim.log)
+    if record.seed is None:
+        sim = _continued(record, sim)
+    return record, sim
 
 
 class RecordedChance:
@@ -243,29 +299,8 @@ def replay(record: GameRecord, *, plugins: Iterable[object] = ()) -> Simulator:
         were edited (other option values give the recorded map hash), a player name is
         blank or given twice, an action is illegal, or an event does not follow.
     """
-    try:
-        rs = Ruleset.build(record.edition, dict(record.options), plugins)
-    except TtrError as exc:
-        raise RecordError(f"record cannot be replayed here: {exc}") from None
-    if record.rules_version != rs.info.rules_version:
-        raise RecordError(
-            f"record was made with rules version {record.rules_version!r} of "
-            f"{rs.id!r}; this installation has {rs.info.rules_version!r}"
-        )
-    if record.map_hash != rs.map_hash:
-        raise RecordError(_hash_mismatch(record, rs, plugins))
-    if record.options_hash is not None and record.options_hash != options_digest(rs.options):
-        raise RecordError(
-            "record's options differ from those the game was played with "
-            "(their hash is not the recorded options_hash)"
-        )
+    rs = checked_ruleset(record, plugins)
     names = record.players
-    for i, name in enumerate(names):
-        problem = name_problem(name)
-        if problem:
-            raise RecordError(f"$.players[{i}]: {problem}")
-    if len(set(names)) != len(names):
-        raise RecordError("record has duplicate player names")
     seeded = record.seed is not None
     setup: list[Event] = []
     chance = None if seeded else RecordedChance(record.setup, "setup")
@@ -297,12 +332,47 @@ def replay(record: GameRecord, *, plugins: Iterable[object] = ()) -> Simulator:
                 shown = shown[:97] + "..."
             raise RecordError(f"{where}: {shown} is illegal: {exc}") from None
         _compare(where, events, entry.events, seeded=seeded)
-    if seeded:
-        return sim
+    return sim if seeded else _continued(record, sim)
+
+
+def checked_ruleset(record: GameRecord, plugins: Iterable[object]) -> Ruleset:
+    """The ruleset a record names, after checking that the record fits it: its rules
+    version, map hash, options hash and player names (see [`replay`][]).
+
+    :raises RecordError: the record does not fit, or the ruleset cannot be built.
+    """
+    try:
+        rs = Ruleset.build(record.edition, dict(record.options), plugins)
+    except TtrError as exc:
+        raise RecordError(f"record cannot be replayed here: {exc}") from None
+    if record.rules_version != rs.info.rules_version:
+        raise RecordError(
+            f"record was made with rules version {record.rules_version!r} of "
+            f"{rs.id!r}; this installation has {rs.info.rules_version!r}"
+        )
+    if record.map_hash != rs.map_hash:
+        raise RecordError(_hash_mismatch(record, rs, plugins))
+    if record.options_hash is not None and record.options_hash != options_digest(rs.options):
+        raise RecordError(
+            "record's options differ from those the game was played with "
+            "(their hash is not the recorded options_hash)"
+        )
+    names = record.players
+    for i, name in enumerate(names):
+        problem = name_problem(name)
+        if problem:
+            raise RecordError(f"$.players[{i}]: {problem}")
+    if len(set(names)) != len(names):
+        raise RecordError("record has duplicate player names")
+    return rs
+
+
+def _continued(record: GameRecord, sim: Simulator) -> Simulator:
+    """A seedless record's replay going on with the generator the record gives."""
     return Simulator.from_state(
-        rs,
+        sim.ruleset,
         evolve(sim.snapshot(), rng=_continuation_rng(record)),
-        names=names,
+        names=sim.names,
         setup=sim.setup,
         log=sim.log,
     )

@@ -46,7 +46,7 @@ def golden_game(edition: str, players: int, seed: int) -> dict[str, Any]:
         "seed": seed,
         "play": "ttr_core.testing.play_game",
         "scores": scoresheet_json(rs, game.scores()),
-        "record": json.loads(game.save()),
+        "record": json.loads(game.save(compact=False)),
     }
 
 
