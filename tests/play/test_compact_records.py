@@ -13,6 +13,7 @@ import pytest
 
 from ttr_core import Game, GameRecord, RecordError, Ruleset
 from ttr_core.batch.runs import play_game
+from ttr_core.formats.serialize import event_to_json
 from ttr_core.model.actions import (
     ACTION_TYPES,
     BuildStation,
@@ -27,7 +28,8 @@ from ttr_core.model.actions import (
     TakeFaceUp,
     WithdrawTunnel,
 )
-from ttr_core.play.compact_records import KEYS, action_token, parse_action
+from ttr_core.play import compact_records
+from ttr_core.play.compact_records import KEYS, action_token, events_bytes, parse_action
 from ttr_core.testing.play import play_game as random_game
 from ttr_core.testing.play import ruleset
 
@@ -271,3 +273,22 @@ def test_a_record_that_goes_on_after_the_end_is_refused(usa_game: Game) -> None:
     raw["digests"] = base64.b64encode(data).decode()
     n = len(raw["actions"].split(" ")) - 1
     refused(raw, rf"^log\[{n}\]: the game was already over")
+
+
+def test_the_digested_text_is_the_canonical_json_of_the_events(finished: Game) -> None:
+    """Cached or not, a position's text is its events' JSON, keys sorted, no spaces."""
+    positions = [finished.setup, *(e.events for e in finished.log)]
+    for cold in (True, False):
+        if cold:
+            compact_records._EVENT_TEXT.clear()
+        for events in positions:
+            plain = json.dumps(
+                [event_to_json(e) for e in events], sort_keys=True, separators=(",", ":")
+            )
+            assert events_bytes(events) == plain.encode("utf-8")
+
+
+def test_records_without_plugins_share_their_ruleset(usa_game: Game) -> None:
+    text = usa_game.save()
+    assert Game.load(text).ruleset is Game.load(text).ruleset
+    assert Game.load(text).ruleset.options == usa_game.ruleset.options

@@ -167,16 +167,30 @@ def parse_action(token: str) -> Action:
     return BuildStation(city=city, cards=_cards(tail))
 
 
+EVENT_TEXT_LIMIT: Final = 8192
+"""How many events keep their canonical JSON text for the next digest before all are
+forgotten: a game saved again and again, or loaded, digests mostly events seen before."""
+
+_EVENT_TEXT: dict[Event, bytes] = {}
+
+
+def _event_text(event: Event) -> bytes:
+    """One event as canonical JSON (keys sorted, no spaces, UTF-8)."""
+    found = _EVENT_TEXT.get(event)
+    if found is None:
+        if len(_EVENT_TEXT) >= EVENT_TEXT_LIMIT:
+            _EVENT_TEXT.clear()
+        text = json.dumps(
+            event_to_json(event), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        found = _EVENT_TEXT[event] = text.encode("utf-8", "surrogatepass")
+    return found
+
+
 def events_bytes(events: Iterable[Event]) -> bytes:
-    """The events of one position as canonical JSON (keys sorted, no spaces, UTF-8): what
-    the digests are taken of."""
-    text = json.dumps(
-        [event_to_json(e) for e in events],
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
-    return text.encode("utf-8", "surrogatepass")
+    """The events of one position as canonical JSON (a list of event objects, keys sorted,
+    no spaces, UTF-8): what the digests are taken of."""
+    return b"[" + b",".join(_event_text(e) for e in events) + b"]"
 
 
 class _Digests:

@@ -10,6 +10,7 @@ checks that every event follows; `ttr_core.Game.replay` and `ttr_core.Game.load`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -342,7 +343,7 @@ def checked_ruleset(record: GameRecord, plugins: Iterable[object]) -> Ruleset:
     :raises RecordError: the record does not fit, or the ruleset cannot be built.
     """
     try:
-        rs = Ruleset.build(record.edition, dict(record.options), plugins)
+        rs = _ruleset(record.edition, record.options, tuple(plugins))
     except TtrError as exc:
         raise RecordError(f"record cannot be replayed here: {exc}") from None
     if record.rules_version != rs.info.rules_version:
@@ -365,6 +366,25 @@ def checked_ruleset(record: GameRecord, plugins: Iterable[object]) -> Ruleset:
     if len(set(names)) != len(names):
         raise RecordError("record has duplicate player names")
     return rs
+
+
+def _ruleset(edition: str, options: Mapping[str, Any], plugins: tuple[object, ...]) -> Ruleset:
+    """The ruleset of a record: built once per process for each edition and options
+    without plugins (its memos stay warm from replay to replay), else built anew."""
+    if not plugins:
+        try:
+            key = json.dumps(dict(options), sort_keys=True)
+        except (TypeError, ValueError):
+            pass
+        else:
+            return _shared_ruleset(edition, key)
+    return Ruleset.build(edition, dict(options), plugins)
+
+
+@functools.lru_cache(maxsize=16)
+def _shared_ruleset(edition: str, options: str) -> Ruleset:
+    """The plugin-free ruleset of ``edition`` with ``options`` (as sorted JSON)."""
+    return Ruleset.build(edition, json.loads(options))
 
 
 def _continued(record: GameRecord, sim: Simulator) -> Simulator:
