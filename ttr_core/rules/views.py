@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ttr_core.ruleset.ruleset import Ruleset
 
 
-@frozen
+@frozen(slots=False)
 class PublicPlayer:
     """What everyone knows about a player."""
 
@@ -62,7 +62,7 @@ class CardChoiceView:
     """Nine counts of the cards laid down so far."""
 
 
-@frozen
+@frozen(slots=False)
 class PlayerView:
     """The game as seat ``seat`` sees it."""
 
