@@ -33,10 +33,20 @@ class UnionFind:
 
 
 def components(size: int, edges: Iterable[tuple[int, int]]) -> UnionFind:
-    """Union-find over ``size`` cities joined by ``edges``."""
+    """Union-find over ``size`` cities joined by ``edges``.
+
+    The same as `UnionFind.union` on each edge, written out: final scoring builds one for
+    every network it scores.
+    """
     uf = UnionFind(size)
+    parent = uf.parent
     for a, b in edges:
-        uf.union(a, b)
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a != b:
+            parent[a] = b
     return uf
 
 
@@ -57,45 +67,117 @@ def longest_trail(edges: Sequence[Edge]) -> int:
 
     Exact (rules PATH-1, PATH-2) for lengths of 0 or more, parallel tracks and loops
     included. A trail's tracks are connected with at most two cities of odd degree (Euler),
-    so a component with at most two is walked whole, and a tree's longest trail is its
-    diameter. Other components are cut at their bridges, which a trail crosses at most
-    once, into blocks, each searched by `_TrailSearch`.
+    so a component with at most two is walked whole, a tree's longest trail is its
+    diameter, and a component with one cycle is worked out by `_longest_unicyclic`.
+    Other components are cut at their bridges, which a trail crosses at most once, into
+    blocks, each searched by `_TrailSearch`.
 
     :raises LongestPathError: the search would need more than `MAX_TRAIL_WORK`.
     """
     adj: dict[int, list[tuple[int, int, int]]] = {}  # city: (track, other city, length)
     for i, (a, b, length) in enumerate(edges):
-        adj.setdefault(a, []).append((i, b, length))
-        adj.setdefault(b, []).append((i, a, length))
-    parts: list[tuple[int, int, list[int]]] = []  # (weight, odd cities, cities)
+        at = adj.get(a)
+        if at is None:
+            adj[a] = [(i, b, length)]
+        else:
+            at.append((i, b, length))
+        at = adj.get(b)
+        if at is None:
+            adj[b] = [(i, a, length)]
+        else:
+            at.append((i, a, length))
+    # Each component: twice its weight, its cities of odd degree, twice its tracks, its cities.
+    parts: list[tuple[int, int, int, list[int]]] = []
     seen: set[int] = set()
     for root in adj:
         if root in seen:
             continue
         seen.add(root)
         cities = [root]
+        weight = odd = ends = 0
         for city in cities:
-            for _, other, _ in adj[city]:
+            tracks = adj[city]
+            odd += len(tracks) & 1
+            ends += len(tracks)
+            for _, other, length in tracks:
+                weight += length
                 if other not in seen:
                     seen.add(other)
                     cities.append(other)
-        total = sum(length for city in cities for _, _, length in adj[city]) // 2
-        parts.append((total, sum(len(adj[city]) % 2 for city in cities), cities))
-    parts.sort(reverse=True)
+        parts.append((weight, odd, ends, cities))
+    parts.sort(key=_first, reverse=True)
     best = 0
     work = _Work()
-    for total, odd, cities in parts:
+    for weight, odd, ends, cities in parts:
+        total = weight // 2
         if total <= best:
             break
         if odd <= 2:
             best = total
-        elif sum(len(adj[city]) for city in cities) == 2 * (len(cities) - 1):
+        elif ends == 2 * (len(cities) - 1):
             # A tree: trails are paths, and the longest is its weighted diameter.
             far, _ = _farthest(adj, cities[0])
             best = max(best, _farthest(adj, far)[1])
+        elif ends == 2 * len(cities):
+            best = max(best, _longest_unicyclic(adj, cities))
         else:
             found = sorted({i for city in cities for i, _, _ in adj[city]})
             best = _longest_in_component([edges[i] for i in found], best, work)
+    return best
+
+
+def _first(part: tuple[int, int, int, list[int]]) -> int:
+    """The first item of a component of `longest_trail`: its weight, to sort by."""
+    return part[0]
+
+
+def _longest_unicyclic(adj: dict[int, list[tuple[int, int, int]]], cities: list[int]) -> int:
+    """The longest trail of a connected component with exactly one cycle (as many tracks
+    as cities), found without search: most random networks with a cycle have one.
+
+    Taking off the cities of one track, leaves first, leaves the cycle (a loop, two
+    parallel tracks, or a ring) with trees hanging from its cities; meanwhile each city
+    keeps the two longest paths down its trees, by different tracks. A trail holds none
+    of the cycle (a path through trees, turning at its highest city), an arc between two
+    cities of it (each end going on down its longest path), or all of it (closed at one
+    city, which goes down its two longest paths).
+    """
+    degree = {city: len(adj[city]) for city in cities}
+    down = {city: [0, 0] for city in cities}  # the two longest paths down, longest first
+    gone: set[int] = set()  # the tracks of the trees
+    leaves = [city for city in cities if degree[city] == 1]
+    for leaf in leaves:
+        i, other, length = next(track for track in adj[leaf] if track[0] not in gone)
+        gone.add(i)
+        reach = down[leaf][0] + length
+        top = down[other]
+        if reach > top[0]:
+            top[1], top[0] = top[0], reach
+        elif reach > top[1]:
+            top[1] = reach
+        degree[other] -= 1
+        if degree[other] == 1:
+            leaves.append(other)
+    best = max(first + second for first, second in down.values())
+    # Walk the cycle: its cities in order, and the length up to each from the first.
+    start = next(city for city in cities if degree[city] > 1)
+    ring = [start]
+    at = [0]
+    city, came = start, -1
+    while True:
+        i, city, length = next(t for t in adj[city] if t[0] not in gone and t[0] != came)
+        came = i
+        if city == start:
+            break
+        ring.append(city)
+        at.append(at[-1] + length)
+    total = at[-1] + length
+    for j, a in enumerate(ring):
+        first, second = down[a]
+        best = max(best, total + first + second)
+        for k in range(j + 1, len(ring)):
+            arc = at[k] - at[j]
+            best = max(best, first + down[ring[k]][0] + max(arc, total - arc))
     return best
 
 
@@ -103,14 +185,17 @@ def _farthest(adj: dict[int, list[tuple[int, int, int]]], start: int) -> tuple[i
     """In a tree, the city farthest from ``start`` and its distance."""
     dist = {start: 0}
     stack = [start]
+    far, longest = start, 0
     while stack:
         city = stack.pop()
+        here = dist[city]
+        if here > longest:
+            far, longest = city, here
         for _, other, length in adj[city]:
             if other not in dist:
-                dist[other] = dist[city] + length
+                dist[other] = here + length
                 stack.append(other)
-    far = max(dist, key=dist.__getitem__)
-    return far, dist[far]
+    return far, longest
 
 
 class _Work:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ttr_core.model.errors import MapDataError
 from ttr_core.model.mapdata import Track
-from ttr_core.rules.graph import UnionFind, bridges, longest_trail
+from ttr_core.rules.graph import UnionFind, bridges, components, longest_trail
 from ttr_core.rules.index import index_of
 
 if TYPE_CHECKING:
@@ -57,16 +57,10 @@ class PlayerNetwork:
         self.seat = seat
         """The player's seat."""
         self._rs = rs
-        index = self._index = index_of(rs)
+        self._index = index_of(rs)
         self._own = tuple(own)
         self._borrowed = tuple(borrowed)
-        uf = UnionFind(len(index.city_ids))
-        route_a, route_b = index.route_a, index.route_b
-        for r in self._own:
-            uf.union(route_a[r], route_b[r])
-        for r in self._borrowed:
-            uf.union(route_a[r], route_b[r])
-        self._components = uf
+        self._components: UnionFind | None = None
         self._own_network: PlayerNetwork | None = None if self._borrowed else self
         self._bridges: tuple[int, ...] | None = None
         self._two_edge: UnionFind | None = None
@@ -119,6 +113,14 @@ class PlayerNetwork:
         place is a city or a country (by name or alias), which stands for any of its
         border arrows: ``network.connected("France", "Italia")``.
         """
+        city_index = self._index.city_index
+        try:
+            ia, ib = city_index.get(a), city_index.get(b)
+        except TypeError:
+            ia = ib = None
+        if ia is not None and ib is not None:  # two cities: no country to expand
+            find = (self._components or self._union_find()).find
+            return find(ia) == find(ib)
         return bool(self.reached(a, (b,)))
 
     def reaches(self, city: str, targets: Iterable[str]) -> bool:
@@ -138,7 +140,7 @@ class PlayerNetwork:
         ``"France"`` and ``["Deutschland", "Italia"]``, the countries that some French
         arrow is joined to. Every name is checked.
         """
-        find = self._components.find
+        find = (self._components or self._union_find()).find
         roots = {find(c) for c in self._places(origin)}
         named = [(t, self._places(t)) for t in targets]
         return tuple(t for t, cities in named if any(find(c) in roots for c in cities))
@@ -189,6 +191,17 @@ class PlayerNetwork:
         return self._longest
 
     # -- internals ------------------------------------------------------------------------
+
+    def _union_find(self) -> UnionFind:
+        """The connected components of the cities, by city index, built on first use."""
+        if self._components is None:
+            index = self._index
+            route_a, route_b = index.route_a, index.route_b
+            self._components = components(
+                len(index.city_ids),
+                [(route_a[r], route_b[r]) for r in (*self._own, *self._borrowed)],
+            )
+        return self._components
 
     def _places(self, name: str) -> tuple[int, ...]:
         try:

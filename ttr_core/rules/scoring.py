@@ -4,11 +4,17 @@ A [`Position`][] lists what each player holds at the end (tracks, tickets, stati
 [`score_position`][] assigns stations, scores tickets through the ``ttr_ticket_result``
 hook, computes every player's longest path, collects bonuses through
 ``ttr_final_bonuses`` and applies the edition's tie-breakers.
+
+Stations are assigned by trying every assignment, unless the core's ``ttr_ticket_result``
+is the only one: its results depend only on which of a ticket's places are connected,
+so only the assignments that join different parts of the owner's network for a ticket
+that can change are told apart, and each ticket is scored once per set of places it
+reaches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from itertools import product
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -203,42 +209,75 @@ class ScoringContext:
         self._complete = True
 
 
+_CORE_PLUGIN = "ttr-core"
+"""The name the core's default hooks are registered under (``CORE_PLUGIN_NAME`` of the
+ruleset layer, which the rules do not import; a test checks that the two agree)."""
+
+
 def _score_tickets(
-    rs: Ruleset, pp: PlayerPosition, network: PlayerNetwork, ctx: ScoringContext
+    rs: Ruleset, tickets: Sequence[int], network: PlayerNetwork, ctx: ScoringContext
 ) -> tuple[TicketResult, ...]:
+    """The ``tickets`` (indices into the map's) scored on ``network`` through
+    ``ttr_ticket_result``, in order, each result naming its ticket by id."""
     hook = rs.hooks.ticket_result
     index = index_of(rs)
-    tickets, ids = index.tickets, index.ticket_ids
     results = []
-    for t in pp.tickets:
-        result = hook(ticket=tickets[t], network=network, context=ctx)
+    for t in tickets:
+        ticket = index.tickets[t]
+        result = hook(ticket=ticket, network=network, context=ctx)
         if result is None:
             raise MapDataError(
-                f"no plugin of edition {rs.id!r} scores {tickets[t].kind} tickets "
-                f"({rs.ticket_name(t)})"
+                f"no plugin of edition {rs.id!r} scores {ticket.kind} tickets ({rs.ticket_name(t)})"
             )
-        if result.ticket != ids[t]:
-            result = TicketResult(ticket=ids[t], points=result.points, completed=result.completed)
+        if result.ticket != ticket.id:
+            result = TicketResult(
+                ticket=ticket.id, points=result.points, completed=result.completed
+            )
         results.append(result)
     return tuple(results)
 
 
-def _assign_stations(
+_Assignment = tuple[PlayerNetwork, tuple[TicketResult, ...], tuple[StationUse, ...]]
+"""A player's network, ticket results and station uses, as a station assignment gives them."""
+
+
+def _station_candidates(
+    rs: Ruleset, seat: int, pp: PlayerPosition, owner: Mapping[int, int]
+) -> list[list[int]]:
+    """For each station, the tracks it may borrow: an opponent's, at its city, in track
+    order (STATION-6, STATION-8)."""
+    city_routes = index_of(rs).city_routes
+    return [[r for r in city_routes[c] if owner.get(r, seat) != seat] for c in pp.stations]
+
+
+def _uses(pp: PlayerPosition, routes: Sequence[int | None]) -> tuple[StationUse, ...]:
+    """The station uses of ``pp`` when its stations borrow ``routes`` (None for nothing)."""
+    return tuple(StationUse(city=c, route=r) for c, r in zip(pp.stations, routes, strict=True))
+
+
+def _scored_by_connectivity(rs: Ruleset) -> bool:
+    """Whether the core's ``ttr_ticket_result`` is the only implementation of the hook:
+    then a ticket's result depends only on which of its places the network connects."""
+    implementations = rs.hooks.implementations("ttr_ticket_result")
+    return all(impl.plugin_name == _CORE_PLUGIN for impl in implementations)
+
+
+def _assign_exhaustively(
     rs: Ruleset, seat: int, pp: PlayerPosition, owner: Mapping[int, int], ctx: ScoringContext
-) -> tuple[PlayerNetwork, tuple[TicketResult, ...], tuple[StationUse, ...]]:
+) -> _Assignment:
     """Pick, for each station, the opponent track that maximises the owner's score.
 
     Ties go to more completed tickets, then to the first assignment in city and track
-    order (rule STATION-12).
+    order (rule STATION-12). Every assignment is tried in that order, for any
+    deterministic ``ttr_ticket_result``: each distinct set of borrowed tracks is scored
+    once through the hook, since a result depends on nothing but the ticket and the
+    network given (the context does not change while tickets are scored).
     """
-    options: list[list[int | None]] = []
-    for city in pp.stations:
-        candidates: list[int | None] = [
-            r for r in index_of(rs).city_routes[city] if owner.get(r, seat) != seat
-        ]
-        options.append(candidates or [None])
+    options: list[Sequence[int | None]] = [
+        routes or [None] for routes in _station_candidates(rs, seat, pp, owner)
+    ]
     best: tuple[int, int] | None = None
-    chosen: tuple[PlayerNetwork, tuple[TicketResult, ...], tuple[StationUse, ...]] | None = None
+    chosen: _Assignment | None = None
     seen: set[frozenset[int]] = set()
     for combo in product(*options):
         borrowed_set = frozenset(r for r in combo if r is not None)
@@ -249,16 +288,291 @@ def _assign_stations(
             network = PlayerNetwork(rs, seat, pp.routes, sorted(borrowed_set))
         else:
             network = ctx.own_networks[seat]
-        results = _score_tickets(rs, pp, network, ctx)
+        results = _score_tickets(rs, pp.tickets, network, ctx)
         key = (sum(x.points for x in results), sum(x.completed for x in results))
         if best is None or key > best:
             best = key
-            uses = tuple(
-                StationUse(city=c, route=r) for c, r in zip(pp.stations, combo, strict=True)
-            )
-            chosen = (network, results, uses)
+            chosen = (network, results, _uses(pp, combo))
     assert chosen is not None
     return chosen
+
+
+class _OpenTicket:
+    """A ticket whose result a station assignment may change, in components of own tracks.
+
+    ``origin`` holds the components of the cities of the ticket's origin; ``targets`` the
+    bit and the components of each place it lists but does not reach on own tracks
+    (places already reached stay reached); ``reached`` the bits of those it does.
+    """
+
+    __slots__ = ("origin", "places", "position", "reached", "targets")
+
+    def __init__(
+        self,
+        position: int,
+        origin: frozenset[int],
+        targets: list[tuple[int, frozenset[int]]],
+        reached: int,
+    ) -> None:
+        self.position = position
+        self.origin = origin
+        self.targets = targets
+        self.reached = reached
+        self.places = origin.union(*(nodes for _, nodes in targets))
+        """The components whose joining can change this ticket."""
+
+    def open_to(self, touched: Set[int]) -> bool:
+        """Whether joins of the components ``touched`` can change it: its origin and a
+        place it does not reach must both be touched."""
+        return not self.origin.isdisjoint(touched) and any(
+            not nodes.isdisjoint(touched) for _, nodes in self.targets
+        )
+
+    def mask(self, group: Callable[[int], int]) -> int:
+        """The bits of the places reached once components are joined into ``group``s."""
+        roots = {group(node) for node in self.origin}
+        mask = self.reached
+        for bit, nodes in self.targets:
+            if any(group(node) in roots for node in nodes):
+                mask |= bit
+        return mask
+
+
+def _open_tickets(
+    rs: Ruleset, pp: PlayerPosition, component: Callable[[int], int], touched: Set[int]
+) -> list[_OpenTicket]:
+    """The tickets of ``pp`` that joins of the components ``touched`` may change, as
+    [`_OpenTicket`][]s over the ``component`` of each city.
+
+    A ticket may change when it does not reach a place it lists on own tracks, and both
+    its origin and that place lie in touched components.
+    """
+    index = index_of(rs)
+    tickets, city_index = index.tickets, index.city_index
+    places = rs.place_cities
+    out = []
+    for position, t in enumerate(pp.tickets):
+        ticket = tickets[t]
+        if ticket.targets is None and ticket.a in city_index and ticket.b in city_index:
+            a = component(city_index[ticket.a])  # the usual ticket, city to city
+            if a in touched:
+                b = component(city_index[ticket.b])
+                if a != b and b in touched:
+                    out.append(_OpenTicket(position, frozenset((a,)), [(1, frozenset((b,)))], 0))
+            continue
+        origin = frozenset(component(c) for c in places(ticket.a))
+        if origin.isdisjoint(touched):
+            continue
+        named = (ticket.b,) if ticket.targets is None else tuple(ticket.targets)
+        targets: list[tuple[int, frozenset[int]]] = []
+        reached = 0
+        for k, place in enumerate(named):
+            nodes = frozenset(component(c) for c in places(place or ""))
+            if not nodes.isdisjoint(origin):
+                reached |= 1 << k
+            elif not nodes.isdisjoint(touched):
+                targets.append((1 << k, nodes))
+        if targets:
+            out.append(_OpenTicket(position, origin, targets, reached))
+    return out
+
+
+def _prune_choices(
+    homes: Sequence[int], choices: list[dict[int, int]], idle: list[int], tickets: list[_OpenTicket]
+) -> list[_OpenTicket]:
+    """Make idle the station choices that cannot change any of ``tickets``; return those
+    tickets that can still change.
+
+    Station ``i`` at component ``homes[i]`` joins it to component ``c`` by its choice
+    ``choices[i][c]`` (the position of its first track to ``c``); ``idle[i]`` is the
+    position of its first track that changes nothing, -1 if none. A component in which
+    no place of a ticket that can change lies, and which no other station's choice
+    touches, hangs off at most one chosen track: joining it changes no ticket, so that
+    choice (or every choice of a station in it) is idle. Then tickets whose origin or
+    unreached places are no longer touched cannot change. Repeated until nothing more
+    is made idle.
+    """
+    while True:
+        touched_by: dict[int, int] = {}  # component: the one station touching it, -1 if several
+        for i, chosen in enumerate(choices):
+            if chosen:
+                for node in (homes[i], *chosen):
+                    touched_by[node] = i if touched_by.get(node, i) == i else -1
+        tickets = [t for t in tickets if t.open_to(touched_by.keys())]
+        places: set[int] = set()
+        for t in tickets:
+            places.update(t.places)
+        dropped = False
+        for i, chosen in enumerate(choices):
+            if not chosen:
+                continue
+            home = homes[i]
+            if home not in places and touched_by[home] == i:
+                dead = list(chosen)
+            else:
+                dead = [n for n in chosen if n not in places and touched_by[n] == i]
+            for node in dead:
+                first = chosen.pop(node)
+                idle[i] = first if idle[i] < 0 else min(idle[i], first)
+                dropped = True
+        if not dropped:
+            return tickets
+
+
+def _assign_by_components(
+    rs: Ruleset, seat: int, pp: PlayerPosition, owner: Mapping[int, int], ctx: ScoringContext
+) -> _Assignment:
+    """[`_assign_exhaustively`][]'s choice, when tickets are scored by which of their
+    places are connected (see [`_scored_by_connectivity`][]), found with less work.
+
+    The core's ``ttr_ticket_result`` gives the same result for a ticket on any two networks
+    that connect the same of its places, so a station's choice is only which component of
+    the owner's own tracks its city is joined to: tracks to one component are one choice
+    (its first track stands for it, as the first in order wins a tie), and tracks that
+    cannot change a ticket are one idle choice (see [`_prune_choices`][]). Only the
+    tickets that can change are scored for each distinct set of joins, each through the
+    hook once per set of places it reaches (see [`_best_joins`][]).
+    """
+    own = ctx.own_networks[seat]
+    base = _score_tickets(rs, pp.tickets, own, ctx)
+    candidates = _station_candidates(rs, seat, pp, owner)
+    component = own._union_find().find
+    homes = [component(c) for c in pp.stations]
+    choices, idle = _station_choices(rs, pp, candidates, homes, component)
+    touched = {
+        node
+        for home, chosen in zip(homes, choices, strict=True)
+        if chosen
+        for node in (home, *chosen)
+    }
+    tickets = _open_tickets(rs, pp, component, touched) if touched else []
+    if tickets:
+        tickets = _prune_choices(homes, choices, idle, tickets)
+    if not tickets:
+        # Nothing changes a ticket: the first assignment in order wins the tie.
+        borrowed = [routes[0] if routes else None for routes in candidates]
+        return _borrowing(rs, seat, pp, own, borrowed), base, _uses(pp, borrowed)
+    # Each station's choices in track order: (position of the first track, component
+    # joined, -1 for an idle choice); (-1, -1) for a station with nothing to borrow.
+    options: list[list[tuple[int, int]]] = []
+    for chosen, first_idle in zip(choices, idle, strict=True):
+        listed = [(k, node) for node, k in chosen.items()]
+        if first_idle >= 0:
+            listed.append((first_idle, -1))
+        options.append(sorted(listed) or [(-1, -1)])
+    memo = {(t.position, t.reached): base[t.position] for t in tickets}
+    combo = _best_joins(rs, seat, pp, ctx, candidates, homes, options, tickets, memo)
+    borrowed = [candidates[i][k] if k >= 0 else None for i, (k, _) in enumerate(combo)]
+    network = _borrowing(rs, seat, pp, own, borrowed)
+    results = list(base)
+    group = _grouping((homes[i], node) for i, (_, node) in enumerate(combo) if node >= 0)
+    for t in tickets:
+        result = memo.get((t.position, t.mask(group)))
+        if result is None:
+            (result,) = _score_tickets(rs, (pp.tickets[t.position],), network, ctx)
+        results[t.position] = result
+    return network, tuple(results), _uses(pp, borrowed)
+
+
+def _station_choices(
+    rs: Ruleset,
+    pp: PlayerPosition,
+    candidates: Sequence[Sequence[int]],
+    homes: Sequence[int],
+    component: Callable[[int], int],
+) -> tuple[list[dict[int, int]], list[int]]:
+    """Each station's choices, for [`_prune_choices`][]: the component each of its
+    ``candidates`` leads to, first track first, and the first that leads home, -1 if none."""
+    index = index_of(rs)
+    route_a, route_b = index.route_a, index.route_b
+    choices: list[dict[int, int]] = []
+    idle: list[int] = []
+    for c, home, routes in zip(pp.stations, homes, candidates, strict=True):
+        chosen: dict[int, int] = {}
+        first_idle = -1
+        for k, r in enumerate(routes):
+            node = component(route_b[r] if route_a[r] == c else route_a[r])
+            if node != home:
+                chosen.setdefault(node, k)
+            elif first_idle < 0:
+                first_idle = k
+        choices.append(chosen)
+        idle.append(first_idle)
+    return choices, idle
+
+
+def _borrowing(
+    rs: Ruleset, seat: int, pp: PlayerPosition, own: PlayerNetwork, borrowed: Sequence[int | None]
+) -> PlayerNetwork:
+    """The network of ``pp``'s own tracks and the ``borrowed`` ones (``own`` if none)."""
+    tracks = sorted({r for r in borrowed if r is not None})
+    return PlayerNetwork(rs, seat, pp.routes, tracks) if tracks else own
+
+
+def _best_joins(
+    rs: Ruleset,
+    seat: int,
+    pp: PlayerPosition,
+    ctx: ScoringContext,
+    candidates: Sequence[Sequence[int]],
+    homes: Sequence[int],
+    options: Sequence[Sequence[tuple[int, int]]],
+    tickets: Sequence[_OpenTicket],
+    memo: dict[tuple[int, int], TicketResult],
+) -> tuple[tuple[int, int], ...]:
+    """The first of the ``options`` of every station, in order, that gives ``tickets``
+    the highest (points, completed tickets).
+
+    Assignments that make the same joins score the same and are scored once. A ticket's
+    result for a set of places reached is taken from ``memo``, or else scored through the
+    hook on the network of the assignment being scored (built once, when first needed).
+    """
+    best: tuple[int, int] | None = None
+    chosen = tuple(option[0] for option in options)
+    if all(len(option) == 1 for option in options):
+        return chosen
+    seen: set[frozenset[tuple[int, int]]] = set()
+    for combo in product(*options):
+        joins = frozenset((homes[i], node) for i, (_, node) in enumerate(combo) if node >= 0)
+        if joins in seen:
+            continue
+        seen.add(joins)
+        group = _grouping(joins)
+        network: PlayerNetwork | None = None
+        points = completed = 0
+        for t in tickets:
+            key = (t.position, t.mask(group))
+            result = memo.get(key)
+            if result is None:
+                if network is None:
+                    borrowed = [
+                        candidates[i][k] if k >= 0 else None for i, (k, _) in enumerate(combo)
+                    ]
+                    network = _borrowing(rs, seat, pp, ctx.own_networks[seat], borrowed)
+                (result,) = _score_tickets(rs, (pp.tickets[t.position],), network, ctx)
+                memo[key] = result
+            points += result.points
+            completed += result.completed
+        if best is None or (points, completed) > best:
+            best = (points, completed)
+            chosen = combo
+    return chosen
+
+
+def _grouping(joins: Iterable[tuple[int, int]]) -> Callable[[int], int]:
+    """The group of each component once the pairs of components ``joins`` are joined."""
+    parent: dict[int, int] = {}
+
+    def group(node: int) -> int:
+        while node in parent:
+            node = parent[node]
+        return node
+
+    for a, b in joins:
+        a, b = group(a), group(b)
+        if a != b:
+            parent[a] = b
+    return group
 
 
 def scoring_context(rs: Ruleset, position: Position) -> ScoringContext:
@@ -268,16 +582,20 @@ def scoring_context(rs: Ruleset, position: Position) -> ScoringContext:
     bonus is computed. Useful to test a plugin's bonus on a hand-made position.
     """
     ctx = ScoringContext(rs, position)
-    owner = {r: seat for seat, pp in enumerate(position.players) for r in pp.routes}
+    players = position.players
+    owner = {r: seat for seat, pp in enumerate(players) for r in pp.routes}
+    assign = _assign_exhaustively
+    if any(pp.stations for pp in players) and _scored_by_connectivity(rs):
+        assign = _assign_by_components
     networks: list[PlayerNetwork] = []
     results: list[tuple[TicketResult, ...]] = []
     uses: list[tuple[StationUse, ...]] = []
-    for seat, pp in enumerate(position.players):
+    for seat, pp in enumerate(players):
         if pp.stations:
-            network, scored, used = _assign_stations(rs, seat, pp, owner, ctx)
+            network, scored, used = assign(rs, seat, pp, owner, ctx)
         else:
             network = ctx.own_networks[seat]
-            scored = _score_tickets(rs, pp, network, ctx)
+            scored = _score_tickets(rs, pp.tickets, network, ctx)
             used = ()
         networks.append(network)
         results.append(scored)
@@ -358,14 +676,24 @@ def winners(rs: Ruleset, scores: Sequence[PlayerScore]) -> tuple[int, ...]:
 
 def position_of(rs: Ruleset, state: GameState, names: Sequence[str]) -> Position:
     """The end-of-game position of a game state (what the players hold)."""
-    players = []
-    for seat, ps in enumerate(state.players):
-        routes = tuple(r for r, o in enumerate(state.owners) if o == seat)
-        stations = tuple(c for c, o in enumerate(state.station_owners) if o == seat)
-        players.append(
-            PlayerPosition(name=names[seat], routes=routes, tickets=ps.tickets, stations=stations)
+    n = len(state.players)
+    routes: list[list[int]] = [[] for _ in range(n)]
+    stations: list[list[int]] = [[] for _ in range(n)]
+    for held, owners in ((routes, state.owners), (stations, state.station_owners)):
+        for item, seat in enumerate(owners):
+            if 0 <= seat < n:
+                held[seat].append(item)
+    return Position(
+        players=tuple(
+            PlayerPosition(
+                name=names[seat],
+                routes=tuple(routes[seat]),
+                tickets=ps.tickets,
+                stations=tuple(stations[seat]),
+            )
+            for seat, ps in enumerate(state.players)
         )
-    return Position(players=tuple(players))
+    )
 
 
 def score_game(rs: Ruleset, state: GameState, names: Sequence[str] | None = None) -> Scoresheet:

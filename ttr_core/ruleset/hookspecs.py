@@ -87,8 +87,9 @@ def ttr_ticket_result(
 ) -> TicketResult | None:
     """Score one kept ticket of one player at the end of the game.
 
-    Play time (once per ticket per final scoring, and once per station assignment tried).
-    Stops at the first non-None result. The core's default scores a two-city ticket: its
+    Play time (once per ticket per final scoring, and with stations once per distinct
+    set of borrowed tracks tried: the result may depend on nothing but the ticket and the
+    network). Stops at the first non-None result. The core's default scores a two-city ticket: its
     points if ``network.connected(a, b)``, minus its points otherwise.
 
     :param ticket: the ticket to score.
