@@ -98,11 +98,17 @@ def test_setup_6_a_lister_lists_what_the_redacted_state_lists(edition: str) -> N
             assert all(list(seq) == actions for seq, actions in kept)
 
 
-def test_a_lister_lists_games_of_its_number_of_seats(usa: Ruleset) -> None:
+def test_a_lister_lists_games_of_its_rules_and_number_of_seats(usa: Ruleset) -> None:
     lister = SeatLister(usa.private_copy(), 3)
     game = Game.new(usa, players=2, seed=1).simulator(record=False)
     with pytest.raises(ValueError, match="3-seat games, not 2-seat"):
         lister.actions(game, game.current_player)
+    lister = SeatLister(usa.private_copy(), 2)
+    for other in (Ruleset.build("europe"), Ruleset.build("usa", {"opening_tickets": 4})):
+        elsewhere = Game.new(other, players=2, seed=1).simulator(record=False)
+        with pytest.raises(ValueError, match=r"lists games of Ruleset\.build"):
+            lister.actions(elsewhere, elsewhere.current_player)
+    assert lister.actions(game, game.current_player)
 
 
 # -- listing from a view ---------------------------------------------------------------------

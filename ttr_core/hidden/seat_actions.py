@@ -129,7 +129,6 @@ class SeatActions(Sequence[Action]):
         """The simulator at the redacted state (a new one if the one given moved on)."""
         sim = self._sim
         if sim is not None and self._state is not None and sim.snapshot() is not self._state:
-            assert self._state is not None
             self._list(self._state, None)
             sim = self._sim
         return sim
@@ -195,17 +194,25 @@ class SeatLister:
         self._at = -1
         """The listing simulator's change number after the last update (-1: none yet)."""
         self._last: weakref.ref[SeatActions] | None = None
+        self._fits: Ruleset | None = None
+        """The last game ruleset found to have the lister's rules."""
 
     def actions(self, game: Simulator, seat: int) -> SeatActions:
         """The legal actions of ``seat`` at ``game``'s position (empty unless it is to act).
 
-        :raises ValueError: ``game`` is of another number of seats than the lister.
+        :raises ValueError: ``game`` has another number of seats than the lister, or
+            another map or options than its ruleset.
         """
         sim = self._sim
         if len(game.names) != len(sim.names):
             raise ValueError(
                 f"this lister lists {len(sim.names)}-seat games, not {len(game.names)}-seat ones"
             )
+        rs = game.ruleset
+        if rs is not self._fits:
+            if rs.map_hash != self._rs.map_hash or rs.options != self._rs.options:
+                raise ValueError(f"this lister lists games of {self._rs!r}, not of {rs!r}")
+            self._fits = rs
         if seat != game.current_player or game.is_over:
             return SeatActions._listed_on(self._rs, None)
         last = self._last() if self._last is not None else None

@@ -121,7 +121,8 @@ def read(text: str | bytes, plugins: Iterable[object] = ()) -> tuple[GameRecord,
         raise RecordError("record must be a JSON object")
     if "format" not in raw:
         raise RecordError(
-            f"record has no 'format' key (this library reads record format {RECORD_FORMAT})"
+            "record has no 'format' key (this library reads record formats "
+            f"{RECORD_FORMAT} and {COMPACT_FORMAT})"
         )
     fmt = raw["format"]
     if fmt == COMPACT_FORMAT and type(fmt) is int:
