@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import resource
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,11 +24,19 @@ from ttr_core.batch.parallel import GameFailure
 from ttr_core.batch.runs import GameResult, play_games
 
 
-def timed(run: Callable[[], list[GameResult | GameFailure]]) -> tuple[float, list[Any]]:
-    """The seconds ``run`` takes, and what it returns."""
-    start = time.perf_counter()
+def cpu_seconds() -> float:
+    """CPU time used so far by this process and by its children that have ended."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(run: Callable[[], list[GameResult | GameFailure]]) -> tuple[float, float, list[Any]]:
+    """The seconds ``run`` takes, the CPU seconds it and its ended worker processes use,
+    and what it returns."""
+    start, cpu = time.perf_counter(), cpu_seconds()
     outcomes = run()
-    return time.perf_counter() - start, outcomes
+    return time.perf_counter() - start, cpu_seconds() - cpu, outcomes
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -48,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
             )
         )
 
-    figures: list[tuple[str, float, list[Any]]] = []
+    figures: list[tuple[str, float, float, list[Any]]] = []
     figures.append(("1 process", *timed(run(jobs=1))))
     figures.append(("2 local processes", *timed(run(jobs=2))))
     distributed = importlib.import_module("distributed")  # Dask has no type information
@@ -56,15 +65,18 @@ def main(argv: list[str] | None = None) -> None:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         figures.append(("Dask, 2 workers", *timed(run(scheduler=cluster.scheduler_address))))
-    reference = figures[0][2]
+    reference = figures[0][3]
     base = args.games / figures[0][1]
-    for where, seconds, outcomes in figures:
+    base_cpu = figures[0][2]
+    for where, seconds, cpu, outcomes in figures:
         assert outcomes == reference, f"{where}: the results differ from one process's"
         rate = args.games / seconds
+        # Dask's workers are not children of this process: their CPU time is not counted.
+        shown = f" cpu_s={cpu:.2f} cpu_ratio={cpu / base_cpu:.2f}" if "Dask" not in where else ""
         print(
             f"where={where.replace(' ', '-')} edition={rs.id} players={args.players} "
             f"bots={args.bots} games={args.games} seconds={seconds:.2f} "
-            f"games_per_s={rate:.2f} speedup={rate / base:.2f}"
+            f"games_per_s={rate:.2f} speedup={rate / base:.2f}{shown}"
         )
 
 
