@@ -11,16 +11,19 @@ import ast
 import inspect
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import attrs
 import pytest
 
-from ttr_core import Ruleset, UnknownIdError
+from ttr_core import Ruleset, UnknownIdError, hookimpl
 from ttr_core.batch.runs import portable
 from ttr_core.rules import index as index_module
 from ttr_core.rules.index import RulesetIndex, RulesetMemos, index_of, memos_of
-from ttr_core.ruleset import editions, hookspecs, metadata, plugins, ruleset
+from ttr_core.rules.scoring import score_game
+from ttr_core.ruleset import core_plugin, editions, hookspecs, metadata, plugins, ruleset
 from ttr_core.ruleset.plugins import TRACE_ENV, Hooks
+from ttr_core.testing.play import play_game
 from ttr_core.testing.scenarios import fixture_ruleset
 
 OWN_NAMES = {
@@ -181,6 +184,31 @@ def test_hook_calls_are_traced_when_asked(
     monkeypatch.delenv(TRACE_ENV)
     fixture_ruleset()
     assert capsys.readouterr().err == ""
+
+
+def test_ticket_results_are_traced_and_scored_the_same_when_pluggy_is_skipped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With only the core's ``ttr_ticket_result`` and no tracing, scoring calls it
+    directly; traced, or with a house rule implementing the hook, pluggy calls it. The
+    scores are the same (TICKET-6, TICKET-7)."""
+
+    class SameTickets:
+        @hookimpl
+        def ttr_ticket_result(self, ticket: Any, network: Any, context: Any) -> None:
+            return None  # leaves every ticket to the core
+
+    direct = Ruleset.build("europe")
+    game = play_game(direct, 4, seed=3)
+    assert direct.hooks._ticket_result is core_plugin.ttr_ticket_result
+    house = Ruleset.build("europe", plugins=[SameTickets()])
+    assert house.hooks._ticket_result is not core_plugin.ttr_ticket_result
+    monkeypatch.setenv(TRACE_ENV, "1")
+    traced = Ruleset.build("europe")
+    capsys.readouterr()
+    sheets = [score_game(rs, game.state) for rs in (direct, house, traced)]
+    assert "ttr_ticket_result" in capsys.readouterr().err
+    assert sheets[0] == sheets[1] == sheets[2]
 
 
 def runtime_imports(module: ModuleType) -> set[str]:
