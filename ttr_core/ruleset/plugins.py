@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -69,7 +69,7 @@ class Hooks:
         # the cost.
         caller = self._hook.ttr_ticket_result
         only_core = [impl.plugin_name for impl in caller.get_hookimpls()] == [CORE_PLUGIN_NAME]
-        self._ticket_result: Any = (
+        self._ticket_result: Callable[..., TicketResult | None] = (
             core_plugin.ttr_ticket_result if only_core and not os.environ.get(TRACE_ENV) else caller
         )
 
