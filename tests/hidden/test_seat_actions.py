@@ -88,7 +88,8 @@ def test_setup_6_a_lister_lists_what_the_redacted_state_lists(edition: str) -> N
                 fresh = SeatActions(rs.private_copy(), state, seat)
                 here = listers[seat]._sim
                 assert here.snapshot() == redacted(state, seat)
-                assert _derived(here._table) == _derived(fresh._sim._table)  # type: ignore[union-attr]
+                assert fresh._sim is not None
+                assert _derived(here._table) == _derived(fresh._sim._table)
                 assert list(listed) == list(fresh) == list(LegalActions(rs, state))
                 if step % 37 == 0:
                     kept.append((listed, list(listed)))

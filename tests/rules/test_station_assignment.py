@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from ttr_core import Ruleset, Simulator, hookimpl
-from ttr_core.rules import scoring
 from ttr_core.rules.index import index_of
 from ttr_core.rules.network import PlayerNetwork
 from ttr_core.rules.scoring import (
@@ -31,7 +30,6 @@ from ttr_core.rules.scoring import (
     score_position,
     scoring_context,
 )
-from ttr_core.ruleset import plugins
 from ttr_core.ruleset.plugins import Hooks
 from ttr_core.testing.scenarios import fixture_ruleset, ticket, track
 
@@ -273,10 +271,8 @@ def test_station_9_two_stations_borrow_one_track() -> None:
 def test_station_12_only_the_core_scoring_is_pruned() -> None:
     """STATION-12: the assignment by components is used only while the core's
     ``ttr_ticket_result`` is the only one; any plugin's brings back the exhaustive search."""
-    assert scoring._CORE_PLUGIN == plugins.CORE_PLUGIN_NAME
-    europe = Ruleset.build("europe")
-    assert scoring._scored_by_connectivity(europe)
-    assert not scoring._scored_by_connectivity(Ruleset.build("europe", plugins=[ScoresNothing()]))
+    assert Ruleset.build("europe").hooks.tickets_scored_by_core
+    assert not Ruleset.build("europe", plugins=[ScoresNothing()]).hooks.tickets_scored_by_core
 
 
 # -- random finished games of every edition -----------------------------------------------

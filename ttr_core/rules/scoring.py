@@ -209,11 +209,6 @@ class ScoringContext:
         self._complete = True
 
 
-_CORE_PLUGIN = "ttr-core"
-"""The name the core's default hooks are registered under (``CORE_PLUGIN_NAME`` of the
-ruleset layer, which the rules do not import; a test checks that the two agree)."""
-
-
 def _score_tickets(
     rs: Ruleset, tickets: Sequence[int], network: PlayerNetwork, ctx: ScoringContext
 ) -> tuple[TicketResult, ...]:
@@ -253,13 +248,6 @@ def _station_candidates(
 def _uses(pp: PlayerPosition, routes: Sequence[int | None]) -> tuple[StationUse, ...]:
     """The station uses of ``pp`` when its stations borrow ``routes`` (None for nothing)."""
     return tuple(StationUse(city=c, route=r) for c, r in zip(pp.stations, routes, strict=True))
-
-
-def _scored_by_connectivity(rs: Ruleset) -> bool:
-    """Whether the core's ``ttr_ticket_result`` is the only implementation of the hook:
-    then a ticket's result depends only on which of its places the network connects."""
-    implementations = rs.hooks.implementations("ttr_ticket_result")
-    return all(impl.plugin_name == _CORE_PLUGIN for impl in implementations)
 
 
 def _assign_exhaustively(
@@ -423,7 +411,7 @@ def _assign_by_components(
     rs: Ruleset, seat: int, pp: PlayerPosition, owner: Mapping[int, int], ctx: ScoringContext
 ) -> _Assignment:
     """[`_assign_exhaustively`][]'s choice, when tickets are scored by which of their
-    places are connected (see [`_scored_by_connectivity`][]), found with less work.
+    places are connected (``rs.hooks.tickets_scored_by_core``), found with less work.
 
     The core's ``ttr_ticket_result`` gives the same result for a ticket on any two networks
     that connect the same of its places, so a station's choice is only which component of
@@ -585,7 +573,7 @@ def scoring_context(rs: Ruleset, position: Position) -> ScoringContext:
     players = position.players
     owner = {r: seat for seat, pp in enumerate(players) for r in pp.routes}
     assign = _assign_exhaustively
-    if any(pp.stations for pp in players) and _scored_by_connectivity(rs):
+    if any(pp.stations for pp in players) and rs.hooks.tickets_scored_by_core:
         assign = _assign_by_components
     networks: list[PlayerNetwork] = []
     results: list[tuple[TicketResult, ...]] = []

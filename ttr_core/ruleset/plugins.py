@@ -55,7 +55,7 @@ class Hooks:
         or asks for an argument the hook does not pass.
     """
 
-    __slots__ = ("_hook", "_pm", "_ticket_result", "plugins")
+    __slots__ = ("_hook", "_pm", "_ticket_result", "plugins", "tickets_scored_by_core")
 
     def __init__(self, edition_plugin: object, plugins: Iterable[object] = ()) -> None:
         extra = tuple(plugins)
@@ -63,12 +63,16 @@ class Hooks:
         self._hook = self._pm.hook
         self.plugins: tuple[object, ...] = extra
         """The extra plugins, registered after the edition in this order."""
+        caller = self._hook.ttr_ticket_result
+        only_core = [impl.plugin_name for impl in caller.get_hookimpls()] == [CORE_PLUGIN_NAME]
+        self.tickets_scored_by_core: bool = only_core
+        """Whether only the core implements ``ttr_ticket_result``: then a ticket's result
+        depends only on which of its places a network connects (final scoring relies on it
+        to assign stations by components)."""
         # Final scoring asks for every ticket's result, with stations for several networks.
         # When only the core implements the hook and no tracing is on, pluggy would call
         # that one function and return its result: it is called directly, at a third of
         # the cost.
-        caller = self._hook.ttr_ticket_result
-        only_core = [impl.plugin_name for impl in caller.get_hookimpls()] == [CORE_PLUGIN_NAME]
         self._ticket_result: Callable[..., TicketResult | None] = (
             core_plugin.ttr_ticket_result if only_core and not os.environ.get(TRACE_ENV) else caller
         )
