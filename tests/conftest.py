@@ -47,6 +47,11 @@ settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
 
+# The commands play on every local core unless told otherwise. The suite already runs
+# on every core, so its runs (and the commands it starts as processes) use one process
+# each unless a test asks for more with --jobs, or unsets this to check the default.
+os.environ["TTR_JOBS"] = "1"
+
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """With ``TTR_EXPECT_COMPILED`` set (CI sets it to 1 for the compiled build), first

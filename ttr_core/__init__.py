@@ -13,6 +13,7 @@ API reference. Quick start::
 
 from __future__ import annotations
 
+from ttr_core.bots.play_out import play_out
 from ttr_core.formats.serialize import view_from_json, view_to_json
 from ttr_core.hidden.determinize import sample_state
 from ttr_core.model.actions import (
@@ -141,6 +142,7 @@ __all__ = [
     "load_map_data",
     "load_packaged_map",
     "new_game",
+    "play_out",
     "ruleset_for",
     "sample_state",
     "score_game",

@@ -86,6 +86,29 @@ def test_summary_counts_a_shared_win_for_every_bot_in_it() -> None:
     assert summary.mean_turns == 10
 
 
+def test_summary_gives_each_seat_its_wins_and_scores() -> None:
+    """A seat's wins count the games it is among the winners, ties for each tied seat."""
+
+    def game(totals: tuple[int, int, int], winners: tuple[str, ...]) -> GameResult:
+        players = tuple(
+            PlayerResult(name=f"P{i}", bot=bot, total=t)
+            for i, (bot, t) in enumerate(zip(("a", "b", "a"), totals, strict=True))
+        )
+        return GameResult(seed=0, turns=10, players=players, winners=winners)
+
+    summary = summarize(
+        [game((50, 40, 10), ("P0",)), game((30, 30, 20), ("P0", "P1")), game((5, 6, 70), ("P2",))]
+    )
+    rows = [(s.name, s.bot, s.games_won, s.mean, s.min, s.max) for s in summary.seats]
+    assert rows == [
+        ("P0", "a", 2, 85 / 3, 5, 50),
+        ("P1", "b", 1, 76 / 3, 6, 40),
+        ("P2", "a", 1, 100 / 3, 10, 70),
+    ]
+    assert [s.win_share for s in summary.seats] == [2 / 3, 1 / 3, 1 / 3]
+    assert summarize([]).seats == ()
+
+
 def test_player_count_outside_the_edition_is_refused(usa: Ruleset) -> None:
     with pytest.raises(ValueError, match="2 to 5 players"):
         simulate(usa, players=6, games=1, seed=1, bots=["random"])

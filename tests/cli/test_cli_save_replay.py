@@ -397,10 +397,10 @@ def test_greedy_against_random_wins_every_game(ttr: Any, usa: Ruleset) -> None:
     assert (greedy.games, greedy.games_won, greedy.win_share) == (4, 4, 1.0)
     assert (random.games, random.games_won, random.win_share) == (4, 0, 0.0)
     out = ttr("simulate", "--games", "4", "--players", "2", "--bots", "greedy,random").out
-    header = next(line for line in out.splitlines() if "Bot" in line)
+    header = next(line for line in out.splitlines() if line.startswith("┃ Bot"))
     columns = ["Bot", "Seats", "Games won", "Win share", "Mean score", "Min", "Max"]
     assert [c.strip() for c in header.split("┃")[1:-1]] == columns
-    row = next(line for line in out.splitlines() if "greedy" in line)
+    row = next(line for line in out.splitlines() if line.startswith("│ greedy"))
     assert [c.strip() for c in row.split("│")[1:5]] == ["greedy", "1", "4", "100.0%"]
 
 

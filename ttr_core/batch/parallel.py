@@ -56,6 +56,7 @@ from typing import Any, Protocol, TypeVar
 from attrs import frozen
 
 from ttr_core.model.errors import MissingExtraError, TtrError, quote
+from ttr_core.model.extras import install_command
 
 R = TypeVar("R")
 
@@ -71,9 +72,12 @@ start or after losing the last one, before it fails with [`ClusterError`][]."""
 WORKER_TIMEOUT_VARIABLE = "TTR_WORKER_TIMEOUT"
 """The environment variable that replaces [`WORKER_TIMEOUT`][] when ``worker_timeout``
 is not given (``ttr simulate`` and ``ttr study`` read it)."""
+JOBS_VARIABLE = "TTR_JOBS"
+"""The environment variable that sets how many local processes ``ttr simulate`` and
+``ttr study`` use when ``--jobs`` is not given (default: every local core)."""
 WATCH_INTERVAL = 1.0
 """Seconds between two looks at the workers of a Dask cluster during a run."""
-DASK_INSTALL = 'pip install "ttr-engine[dask]"'
+DASK_INSTALL = install_command("dask")
 """The command that installs what ``scheduler`` needs."""
 
 
@@ -105,11 +109,36 @@ class GameFailure:
 
 
 def default_jobs() -> int:
-    """The number of cores this process may run on: the default ``jobs`` of a study."""
+    """The number of cores this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on every platform
         return os.cpu_count() or 1
+
+
+def resolve_jobs(jobs: int | None, games: int) -> int:
+    """How many local processes a run of ``games`` games uses: ``jobs`` if given, else the
+    ``TTR_JOBS`` environment variable if set, else every local core ([`default_jobs`][]);
+    never more than ``games``, since a process plays whole games.
+
+    :raises ValueError: ``jobs`` or ``TTR_JOBS`` is not a positive whole number.
+    """
+    if jobs is None:
+        text = os.environ.get(JOBS_VARIABLE, "").strip()
+        if not text:
+            jobs = default_jobs()
+        else:
+            try:
+                jobs = int(text)
+            except ValueError:
+                jobs = 0
+            if jobs < 1:
+                raise ValueError(
+                    f"{JOBS_VARIABLE} must be a positive whole number, got {quote(text)}"
+                )
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    return max(1, min(jobs, games))
 
 
 def attempt(task: Callable[[int, int], R], index: int, seed: int) -> R | GameFailure:

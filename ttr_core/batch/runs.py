@@ -107,12 +107,31 @@ class BotSummary:
 
 
 @frozen
+class SeatSummary:
+    """How one seat did over a run: the seat's player name, its bot and its results."""
+
+    name: str
+    """The seat's player name (``Player 1`` is the first seat; who starts is drawn per game)."""
+    bot: str
+    games_won: int
+    """Games in which the seat is among the winners (a tie counts for each tied seat)."""
+    win_share: float
+    """``games_won`` divided by the games of the run."""
+    mean: float
+    """Mean final score of the seat."""
+    min: int
+    max: int
+
+
+@frozen
 class Summary:
-    """Per-bot statistics of a run, and the mean length of its games."""
+    """Per-seat and per-bot statistics of a run, and the mean length of its games."""
 
     games: int
     mean_turns: float
     bots: tuple[BotSummary, ...]
+    seats: tuple[SeatSummary, ...] = ()
+    """One entry per seat, in seat order (empty for a run of no games)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -408,7 +427,7 @@ def simulate(
 
 
 def summarize(results: Sequence[GameResult]) -> Summary:
-    """Per-bot score statistics and games won, bots in order of first seat.
+    """Per-seat and per-bot score statistics and games won, bots in order of first seat.
 
     A bot wins a game when at least one of its seats is among the winners; a tie between
     seats of different bots is a game won by each of them.
@@ -448,4 +467,27 @@ def summarize(results: Sequence[GameResult]) -> Summary:
         games=len(results),
         mean_turns=sum(turns) / len(turns) if turns else 0.0,
         bots=bots,
+        seats=_seat_summaries(results),
     )
+
+
+def _seat_summaries(results: Sequence[GameResult]) -> tuple[SeatSummary, ...]:
+    """Each seat's wins and scores over ``results`` (all played by the same seats)."""
+    if not results:
+        return ()
+    seats = []
+    for seat, first in enumerate(results[0].players):
+        scores = [r.players[seat].total for r in results]
+        won = sum(first.name in r.winners for r in results)
+        seats.append(
+            SeatSummary(
+                name=first.name,
+                bot=first.bot,
+                games_won=won,
+                win_share=won / len(results),
+                mean=sum(scores) / len(scores),
+                min=min(scores),
+                max=max(scores),
+            )
+        )
+    return tuple(seats)

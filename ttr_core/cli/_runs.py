@@ -20,46 +20,72 @@ from types import FrameType
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ttr_core.batch.parallel import (
+    DASK_INSTALL,
+    JOBS_VARIABLE,
     WORKER_TIMEOUT,
     WORKER_TIMEOUT_VARIABLE,
     GameFailure,
     WorkerLostWarning,
     check_scheduler_support,
+    resolve_jobs,
     resolve_worker_timeout,
 )
 from ttr_core.cli._common import CommandError, UsageError, positive_int
 
-PROGRESS_MIN_GAMES = 20
-"""Runs with fewer games than this never show a progress bar."""
+PROGRESS_DELAY = 1.0
+"""Seconds a run must last before its progress bar appears: shorter runs show nothing."""
 INTERRUPTED = 130
 """Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
-def add_where_arguments(parser: argparse.ArgumentParser, *, jobs: int | None) -> None:
+def add_where_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``--jobs N`` and ``--scheduler ADDRESS`` arguments (one or the other).
 
-    ``jobs`` is the default number of processes (None: every local core).
+    Without ``--jobs`` a run uses every local core, or ``TTR_JOBS`` processes when that
+    variable is set (``where_to_play`` resolves it).
     """
-    default = "every local core" if jobs is None else str(jobs)
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--jobs",
         type=positive_int,
-        default=jobs,
+        default=None,
         metavar="N",
-        help=f"play on N local processes (default: {default}); the results are the same",
+        help=f"play on N local processes (default: every local core, or ${JOBS_VARIABLE} "
+        "if set; never more processes than games); the results are the same",
     )
     where.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         help="play on the Dask cluster whose scheduler is at ADDRESS, e.g. "
-        'tcp://10.0.0.5:8786 (needs pip install "ttr-engine[dask]"); the run fails when '
+        f"tcp://10.0.0.5:8786 (needs {DASK_INSTALL}); the run fails when "
         f"the cluster has no workers for {WORKER_TIMEOUT_VARIABLE} seconds "
         f"(default: {WORKER_TIMEOUT:g})",
     )
+
+
+def where_to_play(args: argparse.Namespace, games: int) -> int:
+    """The local processes of a run: 1 on a Dask scheduler, else ``--jobs``, ``TTR_JOBS``
+    or every local core, and never more than ``games``.
+
+    :raises CommandError: ``TTR_JOBS`` is not a positive whole number.
+    """
+    if args.scheduler is not None:
+        return 1
+    try:
+        return resolve_jobs(args.jobs, games)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def check_scheduler(address: str | None) -> None:
@@ -141,26 +167,57 @@ def lost_worker_notices() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, label: str) -> Iterator[Callable[[], None] | None]:
-    """A progress bar on standard error during the block, if it is a terminal and the run
-    is long; yields the function that advances it by one game (None without a bar)."""
-    if not sys.stderr.isatty() or total < PROGRESS_MIN_GAMES:
+def progress_bar(
+    total: int, label: str, *, shown: bool = True, delay: float | None = None
+) -> Iterator[Callable[[], None] | None]:
+    """A progress bar on standard error during the block, if it is a terminal, ``shown``
+    is true and the block lasts longer than ``delay`` seconds ([`PROGRESS_DELAY`][] if
+    None); yields the function that
+    advances it by one game (None when it can never be shown).
+
+    The bar appears only after ``delay``, so a short run prints nothing, and a long one
+    shows a spinner and the elapsed time even before its first game ends.
+    """
+    if not shown or not sys.stderr.isatty():
         yield None
         return
-    with Progress(
+    progress = Progress(
+        SpinnerColumn(),
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
+        TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
-    ) as progress:
-        task = progress.add_task("games", total=total)
+    )
+    task = progress.add_task("games", total=total)
+    lock = threading.Lock()
+    started = False
+    finished = False
 
-        def advance() -> None:
-            progress.advance(task)
+    def show() -> None:
+        nonlocal started
+        with lock:
+            if not finished:
+                progress.start()
+                started = True
 
+    timer = threading.Timer(PROGRESS_DELAY if delay is None else delay, show)
+    timer.daemon = True
+    timer.start()
+
+    def advance() -> None:
+        progress.advance(task)
+
+    try:
         yield advance
+    finally:
+        timer.cancel()
+        with lock:
+            finished = True
+            if started:
+                progress.stop()
 
 
 class CtrlC:

@@ -24,7 +24,7 @@ from typing import Any
 from rich.table import Table
 
 from ttr_core.batch.parallel import ClusterError, GameFailure
-from ttr_core.batch.runs import GameResult, play_games, summarize
+from ttr_core.batch.runs import GameResult, Summary, play_games, summarize
 from ttr_core.bots.registry import find_bot
 from ttr_core.cli._common import (
     CommandError,
@@ -46,6 +46,7 @@ from ttr_core.cli._runs import (
     prepare_directory,
     progress_bar,
     report_failure,
+    where_to_play,
 )
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -92,7 +93,7 @@ def register(sub: Any) -> None:
         help="with --save, write records in the verbose form, every event written out "
         "(default: the compact form, a few kilobytes a game)",
     )
-    add_where_arguments(parser, jobs=1)
+    add_where_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -161,7 +162,7 @@ def _play(
 ) -> None:
     """Play the run, appending each finished game to ``results`` (and printing or saving
     it) and each failed one to ``failures`` (and reporting it), in game order."""
-    with progress_bar(args.games, "simulating") as advance:
+    with progress_bar(args.games, "simulating", shown=not args.json) as advance:
         outcomes = play_games(
             rs,
             players=args.players,
@@ -169,7 +170,7 @@ def _play(
             seed=args.seed,
             bots=bots,
             records=args.save is not None,
-            jobs=args.jobs,
+            jobs=where_to_play(args, args.games),
             scheduler=args.scheduler,
             on_done=advance,
         )
@@ -195,15 +196,40 @@ def _print_summary(
     results: list[GameResult],
     failures: list[GameFailure],
 ) -> None:
+    """The seats' table (and the bots' table when several bots played), then a hint."""
     summary = summarize(results)
     plural = "game" if summary.games == 1 else "games"
-    caption = f"mean game length: {summary.mean_turns:.1f} turns"
+    caption = f"mean game length: {summary.mean_turns:.1f} turns; a tie is a win for each tied seat"
     if failures:
         caption += f"; {counted(len(failures), 'game')} failed (reported on standard error)"
-    table = Table(
+    seats = Table(
         title=f"{rs.id}: {summary.games} {plural}, {args.players} players, seed {args.seed}",
         caption=caption,
     )
+    seats.add_column("Seat")
+    seats.add_column("Bot")
+    for column in ("Wins", "Win share", "Mean score", "Min", "Max"):
+        seats.add_column(column, justify="right")
+    for seat in summary.seats:
+        seats.add_row(
+            seat.name,
+            seat.bot,
+            str(seat.games_won),
+            f"{100 * seat.win_share:.1f}%",
+            f"{seat.mean:.1f}",
+            str(seat.min),
+            str(seat.max),
+        )
+    out = console()
+    out.print(seats)
+    if len(summary.bots) > 1:
+        out.print(_bots_table(summary))
+    out.print(_hint(args, rs, summary), highlight=False)
+
+
+def _bots_table(summary: Summary) -> Table:
+    """One row per bot, over all the seats it played."""
+    table = Table(title="by bot", caption="a game won by seats of two bots counts for both")
     table.add_column("Bot")
     for column in ("Seats", "Games won", "Win share", "Mean score", "Min", "Max"):
         table.add_column(column, justify="right")
@@ -217,4 +243,11 @@ def _print_summary(
             str(b.min),
             str(b.max),
         )
-    console().print(table)
+    return table
+
+
+def _hint(args: argparse.Namespace, rs: Ruleset, summary: Summary) -> str:
+    """One line on what to try next: other bots for a run of one bot, a study after that."""
+    if len(summary.bots) == 1:
+        return f"Next: ttr simulate --bots greedy,random (two bots); ttr study {rs.id} (a report)"
+    return f"Next: ttr study {rs.id} (a balance report); ttr play {rs.id} (play them yourself)"

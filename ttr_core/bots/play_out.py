@@ -1,0 +1,77 @@
+"""Play a game, or the rest of one, with bots in every seat, in one call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ttr_core.bots.base import Bot, BotFactory
+from ttr_core.bots.registry import find_bot
+from ttr_core.hidden.seat_actions import SeatLister
+from ttr_core.model import rng
+from ttr_core.model.errors import BotError, TtrError, quote
+from ttr_core.play.game import Game
+
+MAX_DECISIONS = 100_000
+"""A game taking more decisions than this is stopped as broken (real games take hundreds)."""
+
+
+def play_out(
+    game: Game, bots: str | BotFactory | Sequence[str | BotFactory], *, seed: int | None = None
+) -> Game:
+    """Play the rest of ``game`` with bots and return the finished game, with its record
+    (``save()``, ``record()``) and its scores; ``game`` itself is not changed.
+
+    ``bots`` is one bot for every seat, or one per seat in seat order: a bot spec as
+    ``ttr simulate --bots`` takes it (``"greedy"``, ``"mcts:playouts=50"``,
+    ``"module:Class"``) or a bot class (any ``Bot(ruleset, seat, seed)``). Seat ``s``'s
+    bot is seeded with ``derive_seed(seed, s + 1)``, where ``seed`` defaults to the
+    game's own seed (0 for a game without one), so the same call plays the same game.
+    Each bot sees only its seat's view and the seat's legal actions, on a private copy
+    of the ruleset.
+
+    :raises BotError: a bot spec is unknown or malformed, the number of bots is neither
+        one nor the number of seats, or a bot fails: it raises or chooses an illegal
+        action (the message names the bot, its seat and the number of the action in the
+        game; nothing is lost, since ``game`` is unchanged).
+    """
+    seats = len(game.names)
+    given: Sequence[str | BotFactory]
+    given = [bots] * seats if isinstance(bots, str) or callable(bots) else list(bots)
+    if len(given) != seats:
+        raise BotError(f"expected 1 or {seats} bots for the {seats} seats, got {len(given)}")
+    factories = [find_bot(b) if isinstance(b, str) else b for b in given]
+    for factory in factories:
+        if not callable(factory):
+            raise BotError(f"a bot is a spec or a bot class, not {quote(factory)}")
+    if seed is None:
+        seed = game.seed if game.seed is not None else 0
+    names = [b if isinstance(b, str) else getattr(b, "__name__", repr(b)) for b in given]
+    rs = game.ruleset
+    own = [rs.private_copy() for _ in range(seats)]
+    seated: list[Bot] = [
+        factory(own[s], s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
+    ]
+    listers = [SeatLister(own[s], seats) for s in range(seats)]
+    recording = bool(game.setup)
+    sim = game.simulator(record=recording)
+    decisions = 0
+    before = len(game.log)
+    while not sim.is_over:
+        seat = sim.current_player
+        legal = listers[seat].actions(sim, seat)
+        where = f"bot {names[seat]!r} in seat {seat}, at action {before + decisions}"
+        try:
+            action = seated[seat].choose(sim.view(seat), legal)
+        except Exception as exc:
+            raise BotError(f"{where} failed: {type(exc).__name__}: {exc}") from exc
+        try:
+            sim.apply(action)
+        except TtrError as exc:
+            raise BotError(f"{where} chose {action!r}, which is illegal: {exc}") from exc
+        del legal  # a bot that kept it makes the next listing copy its simulator
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise BotError(f"the game did not end in {MAX_DECISIONS} decisions")
+    if recording:
+        return Game.from_simulator(sim)
+    return Game(rs, sim.snapshot(), game.names, seed=None, setup=())
