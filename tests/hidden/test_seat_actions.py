@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from ttr_core import Game, GameState, Phase, PlayerState, Ruleset, ViewError
 from ttr_core.batch.runs import play_game
-from ttr_core.bots import GreedyBot
+from ttr_core.bots import make_bot
 from ttr_core.hidden.seat_actions import SeatActions, SeatLister, redacted
 from ttr_core.hidden.view_check import validate_view
 from ttr_core.model.actions import Action
@@ -219,24 +219,42 @@ def secrets(seat: int, roots: Sequence[object]) -> list[str]:
     return found
 
 
-class Prying(GreedyBot):
-    """A greedy bot that looks through everything it is given for hidden information."""
+class Prying:
+    """A bot (the one named ``inner``) that first looks through everything it is given,
+    and everything it keeps, for hidden information."""
 
     found: ClassVar[list[str]] = []
     checked: ClassVar[int] = 0
+    inner: ClassVar[str] = "greedy"
+
+    def __init__(self, rs: Ruleset, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.bot = make_bot(self.inner, rs, seat, seed)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if view.turn % 3 == 0:  # every third turn: the walk is slow
             type(self).found.extend(secrets(self.seat, [self, view, legal]))
             type(self).checked += 1
-        return super().choose(view, legal)
+        return self.bot.choose(view, legal)
 
 
+PRYING_BOTS = [
+    "greedy",
+    *(
+        pytest.param(name, marks=pytest.mark.slow)
+        for name in ("tickets", "long-routes", "planner", "lookahead")
+    ),
+]
+"""The bots walked: greedy always, the play styles in the slow runs."""
+
+
+@pytest.mark.parametrize("bot", PRYING_BOTS)
 @pytest.mark.parametrize("edition", ["usa", "nordic"])
-def test_setup_6_a_bot_cannot_reach_the_state_from_what_it_is_given(edition: str) -> None:
+def test_setup_6_a_bot_cannot_reach_the_state_from_what_it_is_given(edition: str, bot: str) -> None:
     """SETUP-6: no attribute of the view, the legal actions, the ruleset or the bot itself
-    leads to another seat's cards or tickets, the order of a deck or the generator."""
-    Prying.found, Prying.checked = [], 0
+    (with all it keeps between decisions) leads to another seat's cards or tickets, the
+    order of a deck or the generator."""
+    Prying.found, Prying.checked, Prying.inner = [], 0, bot
     rs = Ruleset.build(edition)
     play_game(rs, ["prying", "prying"], 5, factories=[Prying, Prying])
     assert Prying.checked > 20

@@ -1,5 +1,6 @@
-"""Bots that play ttr games: a random baseline, a greedy ticket-follower, a search bot,
-and the registry.
+"""Bots that play ttr games: a random baseline, a greedy ticket-follower, a search bot, the
+four play styles of the playtesting studies (``tickets``, ``long-routes``, ``planner``,
+``lookahead``), and the registry.
 
 A bot is any class built as ``Bot(ruleset, seat, seed)`` with a ``choose(view, legal)``
 method (see [`Bot`][]); [`find_bot`][] looks one up by its short name in the
@@ -10,18 +11,33 @@ from __future__ import annotations
 
 from ttr_core.bots.base import BaseBot, Bot, BotFactory
 from ttr_core.bots.greedy import GreedyBot
+from ttr_core.bots.long_routes import LongRoutesBot
+from ttr_core.bots.lookahead import LookaheadBot
 from ttr_core.bots.mcts import MctsBot
+from ttr_core.bots.planner import PlannerBot
 from ttr_core.bots.random_bot import RandomBot
-from ttr_core.bots.registry import ENTRY_POINT_GROUP, find_bot, installed_bots, make_bot
+from ttr_core.bots.registry import (
+    ENTRY_POINT_GROUP,
+    PLAY_STYLES,
+    find_bot,
+    installed_bots,
+    make_bot,
+)
+from ttr_core.bots.tickets_bot import TicketsBot
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "PLAY_STYLES",
     "BaseBot",
     "Bot",
     "BotFactory",
     "GreedyBot",
+    "LongRoutesBot",
+    "LookaheadBot",
     "MctsBot",
+    "PlannerBot",
     "RandomBot",
+    "TicketsBot",
     "find_bot",
     "installed_bots",
     "make_bot",

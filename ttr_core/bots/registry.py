@@ -33,6 +33,10 @@ from ttr_core.ruleset.ruleset import Ruleset
 
 ENTRY_POINT_GROUP = "ttr.bots"
 
+PLAY_STYLES = ("tickets", "long-routes", "planner", "lookahead")
+"""The short names of the four play-style bots, whose win rates characterise a map: the
+ticket chaser, the long-route grabber, the route planner and the one-step look-ahead."""
+
 
 def installed_bots() -> dict[str, str]:
     """The bots declared through the entry points: short name -> ``module:Class``, by name."""
