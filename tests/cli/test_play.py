@@ -119,11 +119,11 @@ def test_the_view_shows_what_the_seat_may_know(
     code, out, _ = play(monkeypatch, capsys, ["usa", "--seed", "5"], lambda _: next(answers))
     assert code == 130
     turn = out[out.index("== Turn") :]
-    for part in ("Face up: ", "Your hand: ", "Your tickets: ", "Player 1 (you): 45 trains"):
+    for part in ("Face up: ", "Your hand: ", "Your tickets: "):
         assert part in turn
-    assert re.search(
-        r"Player 2 \(greedy\): \d+ trains, \d+ cards, 2 tickets, \d+ points; routes: ", turn
-    )
+    assert re.search(r"Players\s+trains\s+cards\s+tickets\s+points\s+routes\n", turn)
+    assert re.search(r"Player 1 \(you\)\s+45\s+\d+\s+\d+\s+0\s+0\n", turn)
+    assert re.search(r"Player 2 \(greedy\)\s+\d+\s+\d+\s+2\s+\d+\s+\d+\n", turn)
     assert "Your turn:" in turn and "1. Take the face-up" in turn
 
 
@@ -219,3 +219,70 @@ def test_a_table_that_cannot_be_set_is_one_error_line(
     assert out == ""
     assert len(err.splitlines()) == 1 and err.startswith("ttr: error: ")
     assert message in err, err
+
+
+def test_a_piped_session_uses_cities_pages_help_map_and_tickets(tmp_path: Path) -> None:
+    """Through a pipe: help at the turn menu, a city name narrowing the claims, more, all,
+    map, map CITY, map svg (a file with the claims), tickets, then the end of the input."""
+    script = "\n".join(
+        [
+            "all",  # the opening tickets
+            "help",
+            "tickets",
+            "map",
+            "map denv",
+            "map svg",
+            "DENVER",  # the claims at Denver, from the turn menu
+            "all",
+            "more",
+            "0",
+            "Calgary",
+            "",
+        ]
+    )
+    proc = subprocess.run(
+        [*TTR, "play", "usa", "--seed", "11"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 130
+    assert proc.stderr == "ttr: input ended before the end of the game\n"
+    out = proc.stdout
+    assert "At this prompt, type:" in out and "  map svg " in out
+    assert "Your tickets (0 of 3 done; tickets N: the tracks for one):" in out
+    assert re.search(r"\n  1\. .+ \(\d+\): \d+ to go", out)
+    assert "Board: " in out and "Tracks at Denver:" in out
+    drawn = tmp_path / "ttr-usa-11.svg"
+    assert f"The board is drawn in {drawn}" in out
+    svg = drawn.read_text(encoding="utf-8")
+    assert "<svg" in svg and "Player 1, you (seat 0)" in svg
+    at_denver = out[out.index("> DENVER") :]
+    title = at_denver.splitlines()[1]
+    assert title.startswith("Which route? (") and "at Denver)" in title
+    assert "page 1 of" in out[out.index("> all") :] and "page 2 of" in out[out.index("> more") :]
+    assert "'Calgary' is not a choice here" not in out
+    calgary = out[out.index("> Calgary") :].splitlines()[1]
+    assert calgary.startswith("Which route? (") and "at Calgary)" in calgary
+    assert "'' is not a choice" not in out
+
+
+def test_every_screen_of_a_piped_game_fits_80_columns() -> None:
+    """A whole game through a pipe prints no line wider than 80 columns but the first,
+    which names the table."""
+    proc = subprocess.run(
+        [*TTR, "play", "europe", "--seed", "5", "--against", "greedy,greedy,greedy,greedy"],
+        input="all\n2\n1\n" * 1500,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    wide = [line for line in lines[1:] if len(line) > 80 and not line.startswith(">")]
+    assert not wide, wide[:3]
+    assert "== Final scores ==" in proc.stdout

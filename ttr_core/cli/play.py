@@ -1,10 +1,12 @@
 """``ttr play``: a person plays a game in the terminal against bots.
 
-The person sees what their seat may know (their hand and tickets, the face-up cards, the
-claimed routes, every player's public counts) and chooses from menus numbered from 1,
-typing the number. A claim takes two steps, the route and then the payment, so that no
-menu lists every way to pay for every route. A refused input says why and asks again;
-``q`` quits. Every move, the bots' included, is described as everyone saw it.
+The person sees what their seat may know (their hand and tickets with how far each is from
+done, the face-up cards, every player's public counts) and chooses from menus numbered from
+1 (`ttr_core.cli.play_menus`), typing the number. A claim takes two steps, the route and
+then the payment; a city's name narrows the routes to those at it, and a long menu shows a
+page at a time. ``map``, ``tickets`` and ``help`` answer at every prompt
+(`ttr_core.cli.play_board`). A refused input says why in one line and asks again. Every
+move, the bots' included, is described as everyone saw it; every line fits 80 columns.
 
 At the end the scores are shown, and ``--save FILE`` writes the game's record (``ttr
 replay FILE`` reads it). Ctrl-C, the end of the input or ``q`` stops the game with status
@@ -15,14 +17,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import os
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-from attrs import frozen
 
 from ttr_core.batch.runs import start_seat
 from ttr_core.bots.base import Bot
@@ -32,33 +31,46 @@ from ttr_core.cli._common import (
     UsageError,
     add_option_argument,
     counted,
-    map_ids,
     options_dict,
     sentence,
 )
 from ttr_core.cli._runs import INTERRUPTED, bot_names
+from ttr_core.cli.play_board import (
+    board_lines,
+    city_lines,
+    find_cities,
+    fit,
+    ticket_lines,
+    ticket_text,
+    to_go_text,
+    together,
+    trains_to_go,
+)
+from ttr_core.cli.play_menus import (
+    KEEP_HELP,
+    Back,
+    Command,
+    Menu,
+    MenuSession,
+    Narrowing,
+    Say,
+    Show,
+    cards_text,
+    command_of,
+    keep_choice,
+    menu_for,
+)
 from ttr_core.cli.replay import describe
+from ttr_core.formats.render import draw_map
 from ttr_core.hidden.seat_actions import SeatActions
 from ttr_core.model import events as ev
-from ttr_core.model.actions import (
-    Action,
-    BuildStation,
-    ChooseCard,
-    ClaimRoute,
-    ClaimWithGroups,
-    DrawBlind,
-    DrawTickets,
-    KeepTickets,
-    Pass,
-    PayTunnel,
-    TakeFaceUp,
-    WithdrawTunnel,
-)
-from ttr_core.model.cards import CARD_NAMES, LOCO
+from ttr_core.model.actions import Action, KeepTickets
+from ttr_core.model.cards import CARD_NAMES
+from ttr_core.model.errors import RenderError
 from ttr_core.model.rng import derive_seed
 from ttr_core.model.state import Phase
 from ttr_core.play.game import Game
-from ttr_core.rules.queries import completed_tickets, track_cost
+from ttr_core.rules.queries import completed_tickets
 from ttr_core.rules.views import PlayerView
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -134,11 +146,11 @@ def run(args: argparse.Namespace) -> int:
         None if s == args.seat else next(others)(own[s], s, derive_seed(seed, s + 1))
         for s in range(players)
     ]
-    table = Table(game, args.seat, labels, seated, own)
+    table = Table(game, args.seat, labels, seated, own, seed)
     table.say(
         f"{rs.info.name}, seed {seed}: "
         + "; ".join(f"{names[s]} is {label}" for s, label in enumerate(labels))
-        + f". {names[game.state.start_player]} starts. Type q to quit."
+        + f". {names[game.state.start_player]} starts. Type help for the commands, q to quit."
     )
     try:
         table.play()
@@ -191,53 +203,6 @@ def _interactive() -> bool:
         return False
 
 
-# -- words ----------------------------------------------------------------------------------
-
-
-def cards_text(counts: Sequence[int]) -> str:
-    """Card counts in words, e.g. ``red ×3 + locomotive ×1``."""
-    return " + ".join(f"{CARD_NAMES[k]} ×{n}" for k, n in enumerate(counts) if n) or "no cards"
-
-
-def route_text(rs: Ruleset, r: int) -> str:
-    """A track by its cities, e.g. ``Denver–Omaha``."""
-    return "–".join(rs.map.routes[r].cities)
-
-
-def track_text(rs: Ruleset, r: int) -> str:
-    """A track with what it takes, e.g. ``Denver–Omaha: 4 red, 7 points``; one of a
-    double route also names its track id, to tell it from its parallel."""
-    t = rs.map.routes[r]
-    extras = []
-    if t.parallel is not None:
-        extras.append(f"double, track {t.id}")
-    if t.tunnel:
-        extras.append("tunnel")
-    if t.ferry:
-        extras.append(f"ferry: {counted(t.ferry, 'locomotive')}")
-    more = f" ({', '.join(extras)})" if extras else ""
-    points = counted(rs.params.route_points[t.length], "point")
-    return f"{route_text(rs, r)}: {t.length} {t.color}{more}, {points}"
-
-
-def ticket_text(rs: Ruleset, ticket_id: int) -> str:
-    """A ticket with its points, e.g. ``Denver–El Paso (4)``."""
-    t = map_ids(rs).tickets[ticket_id]
-    if t.b is not None:
-        return f"{t.a}–{t.b} ({t.points})"
-    return f"{t.a}–" + "/".join(f"{c} ({p})" for c, p in (t.targets or {}).items())
-
-
-@frozen
-class Option:
-    """One line of a menu: its words and what choosing it does."""
-
-    label: str
-    action: Action | None = None
-    then: Callable[[], Action | None] | None = None
-    """A further menu (it returns None to come back here)."""
-
-
 # -- the table --------------------------------------------------------------------------------
 
 
@@ -251,6 +216,7 @@ class Table:
         labels: Sequence[str],
         bots: Sequence[Bot | None],
         own: Sequence[Ruleset],
+        seed: int = 0,
     ) -> None:
         self.game = game
         self.rs = game.ruleset
@@ -259,9 +225,17 @@ class Table:
         self.seat = seat
         self.labels = labels
         self.bots = bots
+        self.seed = seed
+        self.who = [
+            f"{name} ({'you' if s == seat else labels[s]})" for s, name in enumerate(game.names)
+        ]
+        """Each seat as the reader knows it, e.g. ``Player 2 (greedy)``."""
 
     def say(self, text: str = "") -> None:
         sys.stdout.write(text + "\n")
+
+    def show(self, lines: Sequence[str]) -> None:
+        sys.stdout.write("".join(line + "\n" for line in lines))
 
     def play(self) -> None:
         """Play until the game is over: the bots move, the person is asked."""
@@ -290,11 +264,12 @@ class Table:
             line = line.replace(
                 self.game.names[seat], f"{self.game.names[seat]} ({self.labels[seat]})", 1
             )
-        self.say(f"  {line}")
+        self.show(fit(f"  {line}", indent="    "))
 
     # -- what the person sees ------------------------------------------------------------
 
-    def show_view(self, view: PlayerView) -> None:
+    def view_lines(self, view: PlayerView) -> list[str]:
+        """The table as the person's seat sees it, in a few lines of 80 columns."""
         rs, names = self.rs, self.game.names
         if view.phase is Phase.OPENING_TICKETS:
             title = "Opening tickets"
@@ -302,50 +277,58 @@ class Table:
             title = f"Turn {view.turn + 1}"
         if view.final_trigger >= 0:
             title += f" (final round, started by {names[view.final_trigger]})"
-        self.say()
-        self.say(f"== {title}: you are {names[self.seat]} (seat {self.seat}) ==")
+        lines = ["", *fit(f"== {title}: you are {names[self.seat]} (seat {self.seat}) ==")]
         shown = ", ".join(CARD_NAMES[c] if c >= 0 else "(empty)" for c in view.display)
-        self.say(
-            f"Face up: {shown}  |  deck {counted(view.deck_size, 'card')}, discard pile "
-            f"{counted(sum(view.discard), 'card')}, ticket deck "
-            f"{counted(view.ticket_deck_size, 'ticket')}"
-        )
-        self.say(f"Your hand: {cards_text(view.hand).replace(' + ', ', ')}")
+        lines += fit(f"Face up: {shown}  |  discard pile {sum(view.discard)}", indent="  ")
+        lines += fit(f"Your hand: {cards_text(view.hand).replace(' + ', ', ')}", indent="  ")
         done = completed_tickets(rs, view, view.seat)
-        tickets = [ticket_text(rs, t) + (" done" if t in done else "") for t in view.tickets]
-        self.say("Your tickets: " + ("; ".join(tickets) or "none"))
-        for p in view.players:
-            who = "you" if p.seat == self.seat else self.labels[p.seat]
-            stations = f", {counted(p.stations, 'station')} left" if rs.params.stations else ""
-            routes = [route_text(rs, r) for r, o in enumerate(view.owners) if o == p.seat]
-            self.say(
-                f"  {names[p.seat]} ({who}): {counted(p.trains, 'train')}, "
-                f"{counted(p.hand_size, 'card')}, {counted(p.tickets, 'ticket')}, "
-                f"{counted(p.score, 'point')}{stations}; routes: {', '.join(routes) or 'none'}"
+        tickets = [
+            together(
+                ticket_text(rs, t)
+                + (": done" if t in done else f": {to_go_text(trains_to_go(rs, view, t))}")
             )
-            if rs.params.stations:
-                cities = [
-                    rs.map.cities[c].id for c, o in enumerate(view.station_owners) if o == p.seat
-                ]
-                if cities:
-                    self.say(f"    stations: {', '.join(cities)}")
+            for t in view.tickets
+        ]
+        lines += fit(
+            "Your tickets: " + ("; ".join(tickets) or "none"),
+            indent="  ",
+            most=2,
+            cut="… (type tickets)",
+        )
+        lines += self.players_table(view)
+        return lines
+
+    def players_table(self, view: PlayerView) -> list[str]:
+        """Every player's public counts, a row each under a header."""
+        heads = ["trains", "cards", "tickets", "points", "routes"]
+        if self.rs.params.stations:
+            heads.append("stations")
+        rows = []
+        for p in view.players:
+            routes = sum(1 for o in view.owners if o == p.seat)
+            counts = [p.trains, p.hand_size, p.tickets, p.score, routes, p.stations]
+            rows.append((self.who[p.seat], counts[: len(heads)]))
+        wide = max(len(who) for who, _ in rows)
+        lines = ["  " + "Players".ljust(wide) + "".join(f" {h:>6}" for h in heads)]
+        for who, counts in rows:
+            cells = "".join(f" {n:>{max(6, len(h))}}" for n, h in zip(counts, heads, strict=True))
+            lines.append("  " + who.ljust(wide) + cells)
+        return lines
 
     def show_scores(self) -> None:
         sheet = self.game.scores()
-        names = self.game.names
         self.say()
         self.say("== Final scores ==")
         for s, p in enumerate(sheet.players):
-            who = "you" if s == self.seat else self.labels[s]
             bonuses = "".join(f", {name.replace('_', ' ')} {n}" for name, n in p.bonuses.items())
-            self.say(
-                f"  {names[s]} ({who}): {p.total} (routes {p.route_points}, tickets "
-                f"{p.ticket_points}{bonuses})"
+            self.show(
+                fit(
+                    f"  {self.who[s]}: {p.total} (routes {p.route_points}, tickets "
+                    f"{p.ticket_points}{bonuses})",
+                    indent="    ",
+                )
             )
-        won = ", ".join(
-            f"{names[s]} ({'you' if s == self.seat else self.labels[s]})" for s in sheet.winners
-        )
-        self.say(f"Won by {won}.")
+        self.show(fit(f"Won by {', '.join(self.who[s] for s in sheet.winners)}.", indent="  "))
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -360,216 +343,111 @@ class Table:
         text = line.strip()
         if not _interactive():
             self.say(text)  # piped input: show it, so the session reads as typed
-        if text.lower() in ("q", "quit"):
+        if text.lower() in ("q", "quit", "exit"):
             raise Quit("interrupted")
         return text
 
-    def menu(self, title: str, options: Sequence[Option], *, back: bool = False) -> Action | None:
-        """Ask for one of ``options`` by number; None when the person goes back."""
+    def command(self, command: Command) -> None:
+        """Carry out a command typed at a prompt: it shows something and changes nothing."""
+        view = self.game.view(self.seat)
+        if command.name == "tickets":
+            self.show(ticket_lines(self.rs, view, command.arg))
+        elif command.name == "view":
+            self.show(self.view_lines(view))
+        elif command.arg.lower().startswith("svg"):
+            self.save_drawing(command.arg[3:].strip())
+        elif command.arg:
+            cities = find_cities(self.rs, command.arg)
+            if len(cities) == 1:
+                self.show(city_lines(self.rs, view, cities[0], self.who))
+            elif cities:
+                self.show(fit(f"  {command.arg!r} could be {', '.join(cities)}.", indent="    "))
+            else:
+                self.say(f"  No city is called {command.arg!r}; map alone shows the board.")
+        else:
+            self.show(board_lines(self.rs, view, self.who))
+
+    def save_drawing(self, path: str) -> None:
+        """``map svg [FILE]``: write the board with its claims as SVG, and say where."""
+        rs, game = self.rs, self.game
+        path = path or f"ttr-{rs.id}-{self.seed}.svg"
+        title = f"{rs.map.name}: turn {game.state.turn + 1}"
+        try:
+            names = [f"{name}, {self.labels[s]}" for s, name in enumerate(game.names)]
+            svg = draw_map(rs, state=game.state, names=names, title=title)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(svg)
+        except (OSError, RenderError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            self.say(f"  Cannot save the drawing to {path}: {reason}")
+            return
+        self.say(f"  The board is drawn in {os.path.abspath(path)} (open it in a browser).")
+
+    def run_menu(self, menu: Menu, narrowing: Narrowing | None = None) -> Action | None:
+        """Ask for one of ``menu``'s options, by number, page, city or command; None when
+        the person goes back."""
+        session = MenuSession(self.rs, menu, narrowing or Narrowing())
+        self.show(session.screen())
         while True:
-            self.say(title)
-            for i, option in enumerate(options, start=1):
-                self.say(f"  {i}. {option.label}")
-            if back:
-                self.say("  0. Back")
-            while True:
-                text = self.read("> ")
-                if back and text in ("0", "b", "back"):
-                    return None
-                try:
-                    k = int(text)
-                except ValueError:
-                    k = -1
-                if 1 <= k <= len(options):
-                    break
-                lowest = 0 if back else 1
-                self.say(
-                    f"  {text!r} is not a choice here: type a number from {lowest} to "
-                    f"{len(options)}, or q to quit."
-                )
-            option = options[k - 1]
-            if option.action is not None:
-                return option.action
-            assert option.then is not None
-            chosen = option.then()
-            if chosen is not None:
-                return chosen
+            reply = session.handle(self.read("> "))
+            if isinstance(reply, Show):
+                self.show(reply.lines)
+            elif isinstance(reply, Say):
+                self.show(fit(f"  {reply.text}", indent="    "))
+            elif isinstance(reply, Command):
+                self.command(reply)
+            elif isinstance(reply, Back):
+                return None
+            else:
+                option = reply.option
+                if option.action is not None:
+                    return option.action
+                assert option.submenu is not None
+                chosen = self.run_menu(option.submenu(), reply.narrowing)
+                if chosen is not None:
+                    return chosen
+                self.show(session.screen())
 
     def ask_action(self) -> Action:
         """Show the person's view and ask for their move."""
         game = self.game
         view = game.view(self.seat)
         legal = list(game.legal_actions())
-        phase = view.phase
-        if phase is Phase.OPENING_TICKETS or phase is Phase.KEEP_TICKETS:
-            self.show_view(view)
+        menu = menu_for(self.rs, view, legal)
+        if menu is None:
+            self.show(self.view_lines(view))
             return self.ask_tickets(view, legal)
-        if phase is Phase.SECOND_CARD:
+        if view.phase is Phase.SECOND_CARD or view.phase is Phase.CHOOSE_CARDS:
             shown = ", ".join(CARD_NAMES[c] if c >= 0 else "(empty)" for c in view.display)
-            self.say(f"Face up: {shown}. Your hand: {cards_text(view.hand).replace(' + ', ', ')}")
-            options = [Option(self.label(a), a) for a in legal]
-            return self.choose("Your second card:", options)
-        if phase is Phase.CHOOSE_CARDS:
-            assert view.choice is not None
-            c = view.choice
-            route = route_text(self.rs, map_ids(self.rs).track_index[c.route])
-            self.say(
-                f"Laid down so far for {route}: "
-                f"{cards_text(c.chosen)} ({sum(c.chosen)} of {c.size} cards). "
-                f"Your hand: {cards_text(view.hand).replace(' + ', ', ')}"
-            )
-            return self.choose("Your next card:", [Option(self.label(a), a) for a in legal])
-        self.show_view(view)
-        if phase is Phase.TUNNEL:
-            assert view.tunnel is not None
-            t = view.tunnel
-            route = route_text(self.rs, map_ids(self.rs).track_index[t.route])
-            self.say(
-                f"The tunnel {route} turned over "
-                f"{', '.join(CARD_NAMES[c] for c in t.revealed) or 'nothing'}: "
-                f"pay {counted(t.extra, 'more card')} or withdraw."
-            )
-            return self.choose("Your tunnel:", [Option(self.label(a), a) for a in legal])
-        return self.ask_turn(legal)
-
-    def choose(self, title: str, options: Sequence[Option]) -> Action:
-        chosen = self.menu(title, options)
+            hand = cards_text(view.hand).replace(" + ", ", ")
+            self.show(fit(f"Face up: {shown}. Your hand: {hand}", indent="  "))
+        else:
+            self.show(self.view_lines(view))
+        chosen = self.run_menu(menu)
         assert chosen is not None
         return chosen
 
-    def label(self, action: Action) -> str:
-        """A menu line for an action."""
-        rs = self.rs
-        if isinstance(action, TakeFaceUp):
-            whole = (
-                action.card == LOCO
-                and rs.params.face_up_locomotive == "whole_draw"
-                and self.game.state.phase is Phase.TURN
-            )
-            return f"Take the face-up {CARD_NAMES[action.card]}" + (
-                " (your whole draw)" if whole else ""
-            )
-        if isinstance(action, DrawBlind):
-            return "Draw a card from the deck"
-        if isinstance(action, DrawTickets):
-            return "Draw tickets"
-        if isinstance(action, PayTunnel):
-            return f"Pay {cards_text(action.cards)}"
-        if isinstance(action, WithdrawTunnel):
-            return "Withdraw: take your cards back, the turn ends"
-        if isinstance(action, ChooseCard):
-            return f"Lay down: {CARD_NAMES[action.card]}"
-        if isinstance(action, ClaimRoute | BuildStation):
-            return f"Pay {cards_text(action.cards)}"
-        if isinstance(action, ClaimWithGroups):
-            size = track_cost(rs, map_ids(rs).track_index[action.route]).group_size
-            groups = counted(action.groups, f"group of {size} cards", f"groups of {size} cards")
-            return f"Pay with {groups} of any kind (you lay the cards down next)"
-        if isinstance(action, Pass):
-            return "Pass (nothing else is possible)"
-        return repr(action)
-
-    def ask_turn(self, legal: list[Action]) -> Action:
-        """The turn's menu: draws and tickets, then claims and stations in two steps."""
-        rs = self.rs
-        options = [
-            Option(self.label(a), a)
-            for a in legal
-            if isinstance(a, TakeFaceUp | DrawBlind | DrawTickets | Pass)
-        ]
-        claims: dict[int, list[Action]] = {}
-        for a in legal:
-            if isinstance(a, ClaimRoute | ClaimWithGroups):
-                claims.setdefault(map_ids(rs).track_index[a.route], []).append(a)
-        if claims:
-            options.append(
-                Option(
-                    f"Claim a route ({counted(len(claims), 'route')} you can pay for)",
-                    then=lambda: self.ask_claim(claims),
-                )
-            )
-        stations: dict[str, list[Action]] = {}
-        for a in legal:
-            if isinstance(a, BuildStation):
-                stations.setdefault(a.city, []).append(a)
-        if stations:
-            options.append(
-                Option(
-                    f"Build a station ({counted(len(stations), 'city', 'cities')})",
-                    then=lambda: self.ask_station(stations),
-                )
-            )
-        return self.choose("Your turn:", options)
-
-    def ask_claim(self, claims: dict[int, list[Action]]) -> Action | None:
-        rs = self.rs
-        options = [
-            Option(
-                f"{track_text(rs, r)} ({counted(len(pays), 'way')} to pay)",
-                then=functools.partial(self.ask_payment, f"Pay for {route_text(rs, r)}:", pays),
-            )
-            for r, pays in claims.items()
-        ]
-        return self.menu("Which route?", options, back=True)
-
-    def ask_station(self, stations: dict[str, list[Action]]) -> Action | None:
-        options = [
-            Option(
-                f"{city} ({counted(len(pays), 'way')} to pay)",
-                then=functools.partial(self.ask_payment, f"Pay for a station in {city}:", pays),
-            )
-            for city, pays in stations.items()
-        ]
-        return self.menu("Where?", options, back=True)
-
-    def ask_payment(self, title: str, payments: list[Action]) -> Action | None:
-        """The second step of a claim or a station: which cards to pay with."""
-        return self.menu(title, [Option(self.label(a), a) for a in payments], back=True)
-
     def ask_tickets(self, view: PlayerView, legal: list[Action]) -> Action:
         """Ask which of the offered tickets to keep: their numbers, or ``all``."""
-        rs = self.rs
-        offered = view.offered
         keeps = [a for a in legal if isinstance(a, KeepTickets)]
         need = min(len(a.tickets) for a in keeps)
         self.say("Tickets offered to you:")
-        for i, t in enumerate(offered, start=1):
-            self.say(f"  {i}. {ticket_text(rs, t)}")
+        for i, t in enumerate(view.offered, start=1):
+            to_go = to_go_text(trains_to_go(self.rs, view, t))
+            self.show(fit(f"  {i}. {ticket_text(self.rs, t)}: {to_go}", indent="      "))
         while True:
             text = self.read(
                 f"Keep which? Type their numbers, e.g. 1 3, or all (at least {need}): "
             )
-            picked = self._numbers(text, len(offered))
-            if picked is None:
+            if text.lower() in ("help", "?"):
+                self.show(KEEP_HELP)
                 continue
-            action = KeepTickets(tickets=tuple(offered[i - 1] for i in sorted(picked)))
-            if len(picked) < need:
-                self.say(f"  Keep at least {counted(need, 'ticket')}.")
-            elif action not in keeps:
-                self.say("  That choice is not allowed; keep a different set.")
+            command = command_of(text)
+            if command is not None:
+                self.command(command)
+                continue
+            chosen = keep_choice(text, view.offered, keeps)
+            if isinstance(chosen, str):
+                self.say(f"  {chosen}")
             else:
-                return action
-
-    def _numbers(self, text: str, n: int) -> set[int] | None:
-        """The distinct numbers from 1 to ``n`` in ``text`` (or all of them); None, with
-        the reason said, when ``text`` is not such a list."""
-        if text.lower() == "all":
-            return set(range(1, n + 1))
-        parts = text.replace(",", " ").split()
-        if not parts:
-            self.say(f"  Type numbers from 1 to {n}, separated by spaces, or all.")
-            return None
-        picked: set[int] = set()
-        for part in parts:
-            try:
-                k = int(part)
-            except ValueError:
-                k = 0
-            if not 1 <= k <= n:
-                self.say(f"  {part!r} is not a ticket number: type numbers from 1 to {n}.")
-                return None
-            if k in picked:
-                self.say(f"  Ticket {k} is named twice.")
-                return None
-            picked.add(k)
-        return picked
+                return chosen
