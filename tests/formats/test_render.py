@@ -4,7 +4,8 @@ Every installed edition is drawn with every track and city, in the documented ma
 drawing is the same bytes for the same input; a game record or a position shows each
 claimed track in its owner's colour and each station on its city; ``--at`` counts
 actions as ``ttr replay --at`` does; the heatmap colours tracks and cities by value; and
-every misuse is one error line.
+a finished game and a position carry their score sheet; and every misuse is one error
+line.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ from ttr_core.formats.render import (
     draw_map,
     heat_color,
 )
+from ttr_core.formats.render_geometry import text_box
 from ttr_core.model.mapdata import MapData
-from ttr_core.rules.scoring import PlayerPosition, Position
+from ttr_core.rules.scoring import PlayerPosition, Position, score_position
 from ttr_core.ruleset.editions import installed_editions
 from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.testing import play_game, ruleset
@@ -425,3 +427,137 @@ def test_every_misuse_is_one_error_line(record: Path, tmp_path: Path, capsys: An
         assert "Traceback" not in err and "unexpected" not in err
         assert not out.exists(), args
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+# -- the score sheet --------------------------------------------------------------------------
+
+
+def panel_texts(root: ET.Element) -> dict[int, list[tuple[str, str]]]:
+    """The score sheet's lines by seat: the class of each text and the text."""
+    found = by_id(root)
+    out: dict[int, list[tuple[str, str]]] = {}
+    for block in found["scores"].findall(f"{SVG}g"):
+        seat = int(block.get("data-seat", "-1"))
+        out[seat] = [(t.get("class", ""), t.text or "") for t in block.findall(f"{SVG}text")]
+    return out
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
+
+
+def text_extent(root: ET.Element, inside: str) -> tuple[float, float, float, float]:
+    """The box around the texts and shapes under the element ``inside`` (by id)."""
+    found = by_id(root)
+    xs: list[float] = []
+    ys: list[float] = []
+    for e in found[inside].iter():
+        if e.tag == f"{SVG}text":
+            box = text_box(
+                float(e.get("x", "0")),
+                float(e.get("y", "0")),
+                e.text or "",
+                float(e.get("font-size", "0")),
+                e.get("text-anchor", "start"),
+            )
+            xs += [box[0], box[2]]
+            ys += [box[1], box[3]]
+        elif e.tag == f"{SVG}rect" and e.get("transform") is None:
+            x, y = float(e.get("x", "0")), float(e.get("y", "0"))
+            xs += [x, x + float(e.get("width", "0"))]
+            ys += [y, y + float(e.get("height", "0"))]
+        elif e.tag == f"{SVG}rect":
+            found_place = e.get("transform", "").split("(")[1].split(")")[0].split()
+            x, y = float(found_place[0]), float(found_place[1])
+            reach = float(e.get("width", "0")) / 2
+            xs += [x - reach, x + reach]
+            ys += [y - reach, y + reach]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_a_finished_game_shows_its_score_sheet_below_a_wide_map() -> None:
+    """Each player's block gives the total, the route points, the tickets completed and
+    failed (each one and their sums) and every bonus, as ``Game.scores()`` has them; the
+    panel lies below the map and inside the picture."""
+    game = play_game(ruleset("europe"), 3, 4)  # tickets both completed and failed
+    sheet = game.scores()
+    rs = game.ruleset
+    root = parse(draw_map(rs, state=game.state, names=game.names, scores=sheet))
+    blocks = panel_texts(root)
+    assert sorted(blocks) == list(range(len(sheet.players)))
+    tickets = {t.id: t for t in rs.map.tickets}
+    for seat, score in enumerate(sheet.players):
+        lines = blocks[seat]
+        texts = [text for _, text in lines]
+        head = lines[0][1]
+        assert head.startswith(f"{game.names[seat]} (seat {seat})")
+        assert head.endswith("winner") == (seat in sheet.winners)
+        assert texts[texts.index("total") + 1] == str(score.total)
+        assert texts[texts.index("routes") + 1] == signed(score.route_points)
+        done = [t for t in score.tickets if t.completed]
+        failed = [t for t in score.tickets if not t.completed]
+        line = texts.index(f"tickets completed ({len(done)})")
+        assert texts[line + 1] == signed(sum(t.points for t in done))
+        line = texts.index(f"tickets failed ({len(failed)})")
+        assert texts[line + 1] == signed(sum(t.points for t in failed))
+        for result in score.tickets:
+            ticket = tickets[result.ticket]
+            line = texts.index(f"{ticket.a}–{ticket.b}")
+            assert texts[line + 1] == signed(result.points)
+        for name, points in score.bonuses.items():
+            assert texts[texts.index(name.replace("_", " ")) + 1] == signed(points)
+        assert sum(1 for kind, _ in lines if kind == "ticket") == len(score.tickets)
+    assert any(t.completed for p in sheet.players for t in p.tickets)
+    assert any(not t.completed for p in sheet.players for t in p.tickets)
+    panel = text_extent(root, "scores")
+    routes, cities = text_extent(root, "routes"), text_extent(root, "cities")
+    assert panel[1] > max(routes[3], cities[3])
+    left, top, width, height = (float(v) for v in root.get("viewBox", "").split())
+    assert left <= panel[0] and panel[2] <= left + width
+    assert top <= panel[1] and panel[3] <= top + height
+
+
+def test_the_score_sheet_of_a_tall_map_stands_beside_it() -> None:
+    played = play_game(ruleset("india"), 4, 1)
+    sheet = played.scores()
+    root = parse(draw_map(played.ruleset, state=played.state, scores=sheet))
+    assert sorted(panel_texts(root)) == [0, 1, 2, 3]
+    panel = text_extent(root, "scores")
+    routes, cities = text_extent(root, "routes"), text_extent(root, "cities")
+    assert panel[0] > max(routes[2], cities[2])
+    left, _, width, _ = (float(v) for v in root.get("viewBox", "").split())
+    assert panel[2] <= left + width
+
+
+def test_ttr_render_shows_the_score_sheet_at_the_end_only(
+    game: Game, record: Path, tmp_path: Path, capsys: Any
+) -> None:
+    """A record drawn at its end and a position show the score sheet; a record drawn
+    before its end does not."""
+    end, middle, position = tmp_path / "end.svg", tmp_path / "middle.svg", tmp_path / "p.svg"
+    assert render([str(record), "--out", str(end)], capsys)[0] == 0
+    assert render([str(record), "--out", str(middle), "--at", "40"], capsys)[0] == 0
+    assert render([str(POSITIONS / "europe.json"), "--out", str(position)], capsys)[0] == 0
+    shown = panel_texts(parse(end.read_text(encoding="utf-8")))
+    assert next(text for kind, text in shown[0] if kind == "points") == str(
+        game.scores().players[0].total
+    )
+    assert "scores" not in by_id(parse(middle.read_text(encoding="utf-8")))
+    rs, read = read_position((POSITIONS / "europe.json").read_bytes())
+    sheet = score_position(rs, read)
+    blocks = panel_texts(parse(position.read_text(encoding="utf-8")))
+    for seat, score in enumerate(sheet.players):
+        assert next(text for kind, text in blocks[seat] if kind == "points") == str(score.total)
+
+
+def test_a_score_sheet_that_does_not_fit_is_refused(game: Game) -> None:
+    sheet = game.scores()
+    rs = game.ruleset
+    with pytest.raises(RenderError, match="with the state it scores"):
+        draw_map(rs, scores=sheet)
+    with pytest.raises(RenderError, match="one of 'europe', not of 'usa'"):
+        usa = ruleset("usa")
+        draw_map(usa, state=Position(players=()), scores=sheet)
+    fewer = attrs.evolve(sheet, players=sheet.players[:2])
+    with pytest.raises(RenderError, match="has 2 players and the state 3"):
+        draw_map(rs, state=game.state, scores=fewer)

@@ -3,8 +3,9 @@
 ``SOURCE`` is an existing file or an edition. A file (or ``-``, standard input) holds a game record
 (its JSON has ``format``), drawn at its end or after ``--at N`` actions, or an end-of-game position
 as ``ttr score`` reads it (``edition`` and ``players``); both show the claimed tracks and the
-stations in the players' colours. Anything else is an edition id or alias, drawn bare. The drawing
-is [`ttr_core.formats.render.draw_map`][ttr_core.formats.render.draw_map]'s.
+stations in the players' colours, and the end of a game and a position also show the score sheet.
+Anything else is an edition id or alias, drawn bare. The drawing is
+[`ttr_core.formats.render.draw_map`][ttr_core.formats.render.draw_map]'s.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ttr_core.formats.position import load_position
 from ttr_core.formats.render import draw_map
 from ttr_core.model.errors import PositionError, UnknownEditionError
 from ttr_core.model.strict import JsonTextError, parse_json
+from ttr_core.rules.scoring import score_position
 from ttr_core.ruleset.ruleset import Ruleset
 
 HELP = "draw a map as SVG: an edition's, or a saved game's or a position's with its claims"
@@ -101,7 +103,8 @@ def _draw_file(args: argparse.Namespace, name: str, data: bytes) -> str:
         rs = game.ruleset
         when = "end of the game" if state.is_over else f"after {at} of {actions} actions"
         title = f"{rs.map.name}: {', '.join(game.names)}, {when}"
-        return draw_map(rs, state=state, names=game.names, title=title)
+        scores = game.scores() if at == actions and state.is_over else None
+        return draw_map(rs, state=state, names=game.names, title=title, scores=scores)
     if isinstance(raw, dict) and "edition" in raw and "players" in raw:
         if args.at is not None:
             raise UsageError(
@@ -112,7 +115,7 @@ def _draw_file(args: argparse.Namespace, name: str, data: bytes) -> str:
         except PositionError as exc:
             raise CommandError(f"{name}: {exc}") from None
         title = f"{rs.map.name}: {', '.join(p.name for p in position.players)}"
-        return draw_map(rs, state=position, title=title)
+        return draw_map(rs, state=position, title=title, scores=score_position(rs, position))
     raise CommandError(
         f"{name}: neither a game record (it has no 'format') nor a position (it needs "
         "'edition' and 'players')"

@@ -6,19 +6,27 @@ the two tracks of a double route side by side, tunnels with a dashed outline, fe
 one locomotive symbol per locomotive they demand, and tracks that take groups of any cards
 with the size of the group in each space. Given a game state or an end-of-game position,
 it also shows each claimed track in its owner's colour (the others fade) and each station
-in its owner's colour. [`draw_heatmap`][] colours every track, and optionally every
-city, by a value from 0 to 1 instead, with the scale in the legend.
+in its owner's colour, and given the final scoring, the score sheet beside the map.
+[`draw_heatmap`][] colours every track, and optionally every city, by a value from 0 to 1
+instead, with the scale in the legend.
+
+A track is straight unless a straight line would run over other tracks or cities; then it
+bows into a curve (``ttr_core.formats.render_shapes``). Each city's name goes where it
+hides the least (``ttr_core.formats.render_labels``).
 
 The markup is a contract that programs and style sheets can rely on:
 
 * every track is a ``<g id="route-<track id>">`` of class ``route`` (with ``tunnel``,
   ``ferry``, ``card-groups`` or ``double`` as they apply) holding one ``<rect>`` per space;
   a claimed track carries ``data-owner="<seat>"``, a track with a heatmap value
-  ``data-value``;
+  ``data-value``, a curved track ``data-bow`` (how far the middle of the curve lies from
+  the straight line, as a share of the distance between its cities);
 * every city is a ``<g id="city-<city id>">`` of class ``city`` (``city border-arrow`` for
   a border arrow), the city id written as in the map data (it may hold spaces and letters
   of any script); a station is an element of class ``station`` inside it, with
-  ``data-owner``;
+  ``data-owner``; its name is the text of class ``name`` (over a ``halo``);
+* the score sheet is a ``<g id="scores">`` holding a ``<g class="player-score">`` with
+  ``data-seat`` for each player;
 * each of them has a ``<title>`` in words, which viewers show as a tooltip.
 
 The drawing uses the map's own coordinates (``x`` to the right, ``y`` down, as on a
@@ -38,9 +46,13 @@ from types import MappingProxyType
 
 from attrs import frozen
 
+from ttr_core.formats.render_geometry import rect_corners, text_width
+from ttr_core.formats.render_labels import LabelSizes, place_labels
+from ttr_core.formats.render_scores import ScoreStyle, draw_score_panel
+from ttr_core.formats.render_shapes import Sizes, track_shapes
 from ttr_core.model.errors import RenderError, quote
 from ttr_core.model.state import GameState
-from ttr_core.rules.scoring import Position
+from ttr_core.rules.scoring import Position, Scoresheet
 from ttr_core.ruleset.ruleset import Ruleset
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -86,16 +98,10 @@ _INK = "#2d2a26"
 _CITY_FILL = "#fffdf6"
 _CITY_RING = "#8e2a1f"
 _ARROW_FILL = "#d8cdb4"
+_FAINT = "#6b645a"
+"""The colour of the lesser lines of the score sheet."""
 _FADED = "0.35"
 """The opacity of the unclaimed tracks when claims are shown."""
-_LABEL_DIRECTIONS = (0.0, 180.0, -90.0, 90.0, -45.0, -135.0, 45.0, 135.0)
-"""Where a city's name may go, in degrees from the x axis (y down), the preferred first."""
-_GLYPH = 0.58
-"""Estimated width of a character, in font sizes: for the extent of the drawing and to
-keep names apart."""
-
-_Box = tuple[float, float, float, float]
-"""A rectangle: left, top, right, bottom."""
 
 
 def heat_color(value: float) -> str:
@@ -119,6 +125,7 @@ def draw_map(
     state: GameState | Position | None = None,
     names: Sequence[str] | None = None,
     title: str | None = None,
+    scores: Scoresheet | None = None,
 ) -> str:
     """The map of ``rs`` as SVG text; with ``state``, also who claimed what.
 
@@ -128,10 +135,16 @@ def draw_map(
     :param names: the players' names by seat, for the legend (by default a position's own
         names, or ``seat 0``, ``seat 1``... for a game state).
     :param title: the heading (the map's name by default).
-    :raises RenderError: the cities have no coordinates, or ``state`` or ``names`` do not
-        fit the map.
+    :param scores: the final scoring of ``state`` (e.g. ``Game.scores()`` of a finished
+        game), drawn as a score sheet beside the map (below it when the map is wider than
+        tall): each player's total, route points, tickets completed and failed, and
+        bonuses.
+    :raises RenderError: the cities have no coordinates, ``state`` or ``names`` do not
+        fit the map, or ``scores`` comes without a state or does not fit it.
     """
     claims = None if state is None else _claims(rs, state, names)
+    if scores is not None:
+        _check_scores(rs, scores, claims)
     drawing = _Drawing(rs, rs.map.name if title is None else title)
     if claims is None:
         drawing.add_routes(lambda r: _Look(fill=ROUTE_COLORS[rs.map.routes[r].color]))
@@ -141,6 +154,8 @@ def draw_map(
     if claims is not None:
         drawing.add_stations(claims)
         drawing.add_player_legend(claims)
+        if scores is not None:
+            drawing.scores = (scores, claims)
     drawing.add_marks_legend(stations=claims is not None and max(claims.stations, default=-1) >= 0)
     return drawing.svg()
 
@@ -221,6 +236,29 @@ def _claims(rs: Ruleset, state: GameState | Position, names: Sequence[str] | Non
     if any(not -1 <= s < seats for s in (*owners, *stations)):
         raise RenderError(f"the state names a seat that is not one of its {seats} players")
     return _Claims(owners=owners, stations=stations, names=shown)
+
+
+def _check_scores(rs: Ruleset, scores: Scoresheet, claims: _Claims | None) -> None:
+    """Refuse a score sheet that is not one of the drawn state."""
+    if claims is None:
+        raise RenderError("a score sheet is drawn with the state it scores; no state given")
+    if scores.edition != rs.id:
+        raise RenderError(f"the score sheet is one of {scores.edition!r}, not of {rs.id!r}")
+    if len(scores.players) != len(claims.names):
+        raise RenderError(
+            f"the score sheet has {len(scores.players)} players and the state {len(claims.names)}"
+        )
+
+
+def _ticket_names(rs: Ruleset) -> dict[int, str]:
+    """Each ticket in words by id: ``Denver–El Paso``, or ``Genève → France, Italia``."""
+    out = {}
+    for t in rs.map.tickets:
+        if t.targets is not None:
+            out[t.id] = f"{t.a} → {', '.join(t.targets)}"
+        else:
+            out[t.id] = f"{t.a}–{t.b}"
+    return out
 
 
 def _track_values(rs: Ruleset, values: Mapping[int, float]) -> list[float | None]:
@@ -346,7 +384,20 @@ class _Drawing:
         self.routes = ET.SubElement(self.root, "g", {"id": "routes"})
         self.cities = ET.SubElement(self.root, "g", {"id": "cities"})
         self.city_groups: list[ET.Element] = []
-        self.label_boxes: list[_Box] = []
+        self.scores: tuple[Scoresheet, _Claims] | None = None
+        self.shapes = track_shapes(
+            self.points,
+            self.ends,
+            self.twins,
+            [t.length for t in tracks],
+            Sizes(
+                thick=self.thick,
+                side=self.side,
+                clear=self.clear,
+                gap=self.gap,
+                radius=self.radius,
+            ),
+        )
 
     # -- extent ---------------------------------------------------------------------------
 
@@ -379,35 +430,28 @@ class _Drawing:
                 attrs["opacity"] = _FADED
             group = ET.SubElement(self.routes, "g", attrs)
             ET.SubElement(group, "title").text = _track_title(rs, r, lk.note)
-            angle, spaces = self._spaces(r)
+            shape = self.shapes[r]
+            if shape.bow:
+                group.set("data-bow", _value_text(shape.bow))
             strong = lk.owner >= 0
-            for i, (x, y, length) in enumerate(spaces):
-                self._space(group, x, y, length, angle, lk.fill, tunnel=track.tunnel, strong=strong)
+            for i, space in enumerate(shape.spaces):
+                x, y = space.x, space.y
+                self._space(
+                    group,
+                    x,
+                    y,
+                    space.length,
+                    space.angle,
+                    lk.fill,
+                    tunnel=track.tunnel,
+                    strong=strong,
+                )
                 if i < track.ferry:
                     self._locomotive(group, x, y)
                 if track.card_groups:
                     self._number(group, x, y, track.card_groups, lk.fill)
-                reach = length / 2 + self.thick / 2
+                reach = space.length / 2 + self.thick / 2
                 self._include(x - reach, y - reach, x + reach, y + reach)
-
-    def _spaces(self, r: int) -> tuple[float, list[tuple[float, float, float]]]:
-        """The angle of a track in degrees, and the centre and length of each space."""
-        a, b = sorted(self.ends[r])  # both tracks of a double alike
-        (ax, ay), (bx, by) = self.points[a], self.points[b]
-        d = math.dist((ax, ay), (bx, by))
-        ux, uy = (bx - ax) / d, (by - ay) / d
-        twin = self.twins[r]
-        shift = 0.0 if twin < 0 else (-self.side if r < twin else self.side)
-        ax, ay = ax - uy * shift, ay + ux * shift
-        clear = min(self.clear, d * 0.3)
-        count = self.rs.map.routes[r].length
-        pitch = (d - 2 * clear) / count
-        length = pitch - min(self.gap, pitch * 0.25)
-        spaces = []
-        for i in range(count):
-            along = clear + pitch * (i + 0.5)
-            spaces.append((ax + ux * along, ay + uy * along, length))
-        return math.degrees(math.atan2(uy, ux)), spaces
 
     def _space(
         self,
@@ -479,6 +523,7 @@ class _Drawing:
         ``value`` gives a city's heatmap value, if it has one, which fills its dot.
         """
         rs = self.rs
+        requests: list[tuple[str, float, float | None]] = []
         for c, city in enumerate(rs.map.cities):
             v = value(c)
             x, y = self.points[c]
@@ -497,8 +542,7 @@ class _Drawing:
             if arrow:
                 direction = self._outward(c)
                 self._arrow(group, x, y, direction, _ARROW_FILL if v is None else heat_color(v))
-                ways = (direction, *_LABEL_DIRECTIONS)
-                self._label(group, c, ways, city.country or city.id, self.radius * 1.9)
+                requests.append((city.country or city.id, self.radius * 1.9, direction))
                 continue
             ET.SubElement(
                 group,
@@ -512,7 +556,8 @@ class _Drawing:
                     "stroke-width": _n(self.stroke * 1.8),
                 },
             )
-            self._label(group, c, _LABEL_DIRECTIONS, city.id, self.radius)
+            requests.append((city.id, self.radius, None))
+        self._add_labels(requests)
 
     def _neighbours(self, c: int) -> list[tuple[float, float]]:
         ends = self.ends
@@ -551,62 +596,37 @@ class _Drawing:
         )
         self._include(x - r * 2, y - r * 2, x + r * 2, y + r * 2)
 
-    def _label(
-        self, parent: ET.Element, c: int, ways: Sequence[float], text: str, off: float
-    ) -> None:
-        """City ``c``'s name beside it, ``off`` from its centre, in the first of ``ways``
-        (directions in degrees) where it covers the fewest tracks, cities and names."""
-        x, y = self.points[c]
-        off += 0.1 * self.unit
-        width = _text_width(text, self.font)
-        best: tuple[int, float, float, str, _Box] | None = None
-        for direction in ways:
-            cos, sin = math.cos(math.radians(direction)), math.sin(math.radians(direction))
-            lx = x + cos * off
-            ly = y + sin * off + self.font * (0.35 + 0.45 * sin)
-            anchor = "start" if cos > 0.38 else "end" if cos < -0.38 else "middle"
-            left = lx if anchor == "start" else lx - width if anchor == "end" else lx - width / 2
-            box = (left, ly - self.font * 0.8, left + width, ly + self.font * 0.25)
-            cost = self._covered(box, c)
-            if best is None or cost < best[0]:
-                best = (cost, lx, ly, anchor, box)
-            if cost == 0:
-                break
-        assert best is not None, "a label has at least one direction to go"
-        _, lx, ly, anchor, box = best
-        self.label_boxes.append(box)
-        place = {"x": _n(lx), "y": _n(ly), "font-size": _n(self.font), "text-anchor": anchor}
-        # A halo of the background under the name keeps it readable over tracks; it is a
-        # text of its own because not every renderer knows paint-order.
-        halo = {"class": "halo", "fill": _BACKGROUND, "stroke": _BACKGROUND}
-        halo |= {"stroke-width": _n(self.font * 0.25), "stroke-linejoin": "round"}
-        for attrs in (place | halo, place | {"fill": _INK}):
-            ET.SubElement(parent, "text", attrs).text = text
-        self._include(box[0], box[1] - self.font * 0.2, box[2], box[3] + self.font * 0.1)
-
-    def _covered(self, box: _Box, c: int) -> int:
-        """How much a name at ``box`` would hide: tracks it crosses, cities (other than
-        ``c``) and names it covers, the last two weighing more."""
-        pad = self.thick / 2
-        wide = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
-        cost = 0
-        points = self.points
-        for a, b in self.ends:
-            (ax, ay), (bx, by) = points[a], points[b]
-            if _crosses(ax, ay, bx, by, wide):
-                cost += 1
-        for other, (px, py) in enumerate(self.points):
-            if other != c and _inside(px, py, wide):
-                cost += 4
-        for placed in self.label_boxes:
-            if (
-                placed[0] < box[2]
-                and box[0] < placed[2]
-                and placed[1] < box[3]
-                and box[1] < placed[3]
-            ):
-                cost += 4
-        return cost
+    def _add_labels(self, requests: Sequence[tuple[str, float, float | None]]) -> None:
+        """Name every city: ``requests`` holds each city's text, how far its mark reaches
+        and a direction to try first; [`place_labels`][] chooses the places."""
+        spaces = [
+            rect_corners(space.x, space.y, space.length, self.thick, space.angle)
+            for shape in self.shapes
+            for space in shape.spaces
+        ]
+        labels = place_labels(
+            self.points,
+            [text for text, _, _ in requests],
+            [reach + self.stroke for _, reach, _ in requests],
+            [first for _, _, first in requests],
+            spaces,
+            LabelSizes(font=self.font, unit=self.unit, thick=self.thick, pad=0.03 * self.unit),
+        )
+        for group, (text, _, _), label in zip(self.city_groups, requests, labels, strict=True):
+            place = {
+                "x": _n(label.x),
+                "y": _n(label.y),
+                "font-size": _n(self.font),
+                "text-anchor": label.anchor,
+            }
+            # A halo of the background under the name keeps it readable where it meets a
+            # track; it is a text of its own because not every renderer knows paint-order.
+            halo = {"class": "halo", "fill": _BACKGROUND, "stroke": _BACKGROUND}
+            halo |= {"stroke-width": _n(self.font * 0.25), "stroke-linejoin": "round"}
+            for attrs in (place | halo, place | {"class": "name", "fill": _INK}):
+                ET.SubElement(group, "text", attrs).text = text
+            box = label.box
+            self._include(box[0], box[1] - self.font * 0.2, box[2], box[3] + self.font * 0.1)
 
     def add_stations(self, claims: _Claims) -> None:
         """Draw each station on its city, in its owner's colour."""
@@ -677,7 +697,7 @@ class _Drawing:
             ET.SubElement(gradient, "stop", {"offset": _n(i / last), "stop-color": color})
 
     def _legend_width(self, item: _LegendItem) -> float:
-        return self.unit * 0.9 + _text_width(item.text, self.font) + self.unit * 0.45
+        return self.unit * 0.9 + text_width(item.text, self.font) + self.unit * 0.45
 
     def _draw_legend(self, top: float, width: float) -> float:
         """Draw the legend in rows from ``top``; return the bottom of the last row."""
@@ -704,7 +724,7 @@ class _Drawing:
     def _draw_scale(self, parent: ET.Element, x: float, y: float) -> float:
         """The heatmap's scale at ``(x, y)``: its caption, the bar and the ends."""
         self._text(parent, x, y, self.heat_label or "")
-        x += _text_width(self.heat_label or "", self.font) + self.unit * 0.3
+        x += text_width(self.heat_label or "", self.font) + self.unit * 0.3
         bar = self.unit * 4
         ET.SubElement(
             parent,
@@ -761,16 +781,36 @@ class _Drawing:
 
     # -- the whole -------------------------------------------------------------------------
 
+    def _draw_scores(self, right: float, bottom: float) -> tuple[float, float]:
+        """Draw the score sheet beside a map taller than wide, else below the legend;
+        return the new right and bottom edges of the drawing."""
+        assert self.scores is not None, "only called with a score sheet"
+        sheet, claims = self.scores
+        x0, y0, x1, y1 = self.extent
+        style = ScoreStyle(font=self.font, ink=_INK, faint=_FAINT, swatch=self.font * 0.9)
+        headings = [_player(claims, seat) for seat in range(len(claims.names))]
+        panel = (sheet, headings, PLAYER_COLORS, _ticket_names(self.rs), style)
+        if y1 - y0 > x1 - x0:
+            origin = (right + self.margin * 1.5, y0)
+            w, h = draw_score_panel(self.root, *panel, origin, down=y1 - y0)
+            return origin[0] + w, max(bottom, y0 + h)
+        origin = (x0, bottom + self.margin * 0.8)
+        w, h = draw_score_panel(self.root, *panel, origin, across=right - x0)
+        return max(right, x0 + w), origin[1] + h
+
     def svg(self) -> str:
         """The finished drawing as SVG text."""
         x0, y0, x1, y1 = self.extent
         heading = self.font * 1.6
-        width = max(x1 - x0, _text_width(self.title, heading), self.unit * 8)
+        width = max(x1 - x0, text_width(self.title, heading), self.unit * 8)
         bottom = self._draw_legend(y1 + self.margin * 0.8, width)
         for item in self.legend:
             width = max(width, self._legend_width(item))
+        right = x0 + width
+        if self.scores is not None:
+            right, bottom = self._draw_scores(right, bottom)
         left, top = x0 - self.margin, y0 - self.margin - heading * 1.6
-        full_width = width + 2 * self.margin
+        full_width = right - x0 + 2 * self.margin
         full_height = bottom + self.margin - top
         self.heading.text = self.title
         for key, value in {
@@ -849,34 +889,6 @@ def _track_title(rs: Ruleset, r: int, note: str) -> str:
     if note:
         parts.append(note)
     return ", ".join(parts)
-
-
-def _inside(x: float, y: float, box: _Box) -> bool:
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
-
-
-def _crosses(x0: float, y0: float, x1: float, y1: float, box: _Box) -> bool:
-    """Whether the segment from ``(x0, y0)`` to ``(x1, y1)`` meets the box (clipping the
-    segment's parameter range to each side in turn)."""
-    low, high = 0.0, 1.0
-    dx, dy = x1 - x0, y1 - y0
-    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        if low > high:
-            return False
-    return True
-
-
-def _text_width(text: str, size: float) -> float:
-    return _GLYPH * size * len(text)
 
 
 def _is_dark(color: str) -> bool:
