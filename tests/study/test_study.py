@@ -3,6 +3,7 @@ the report built from the games, the files written and the ``ttr study`` command
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shlex
 import sys
@@ -22,6 +23,7 @@ from ttr_core.model.actions import Action, DrawBlind, TakeFaceUp
 from ttr_core.model.cards import LOCO
 from ttr_core.model.errors import MissingExtraError
 from ttr_core.model.events import DisplayFlushed, LocomotivesRemain, Passed, RouteClaimed, Shuffled
+from ttr_core.model.extras import install_command
 from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerScore, Scoresheet
 from ttr_core.rules.views import PlayerView
@@ -61,7 +63,7 @@ def test_distribution_summary() -> None:
 
 
 def test_bots_move_one_seat_along_the_turn_order_each_game() -> None:
-    plan = StudyPlan("usa", (), 3, ("a", "b", "c"))
+    plan = StudyPlan("usa", (), ("a", "b", "c"), ((3, 3),))
     places: dict[str, set[int]] = {"a": set(), "b": set(), "c": set()}
     for i in range(3):
         seed = game_seed(1, i)
@@ -299,7 +301,8 @@ def test_study_writes_a_deterministic_report_a_page_that_opens_offline_and_figur
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
-    args = ("study", "example", "--games", "4", "--bots", "greedy,random", "--seed", "5")
+    args = ("study", "example", "--games", "4", "--players", "3", "--bots", "greedy,random")
+    args += ("--seed", "5")
     assert main([*args, "--jobs", "1", "--out", str(one)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("example: 4 games, 3 players, bots greedy,random, seed 5\n")
@@ -372,7 +375,7 @@ def test_study_without_matplotlib_is_one_error_line_naming_the_extra(
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
-        'ttr: error: the figures of a study need matplotlib: pip install "ttr-engine[study]"\n'
+        f"ttr: error: the figures of a study need matplotlib: {install_command('study')}\n"
     )
     assert not (tmp_path / "r").exists()
 
@@ -404,16 +407,28 @@ def test_a_failing_bot_is_left_out_of_the_report_and_the_study_exits_1(
 # -- the playtest guide ---------------------------------------------------------------------
 
 
+def _cli_guide_module() -> Any:
+    """The CLI guide's test module, which reads the shell commands of a page (loaded by
+    its path, so this test runs without ``tests/cli`` being collected)."""
+    path = Path(__file__).parents[1] / "cli" / "test_cli_guide.py"
+    spec = importlib.util.spec_from_file_location("_cli_guide_reader", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_playtest_guide_commands_parse_and_its_python_prints_what_it_says(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from test_cli_guide import FENCE, shell_commands
+    guide = _cli_guide_module()
+    FENCE, shell_commands = guide.FENCE, guide.shell_commands
 
     page = (Path(__file__).parents[2] / "docs/how-to/playtest-an-edition.md").read_text(
         encoding="utf-8"
     )
     commands = [c.line for c in shell_commands(page) if c.line.startswith("ttr ")]
-    assert sum(c.startswith("ttr study example") for c in commands) == 2
+    assert sum(c.startswith("ttr study example") for c in commands) == 3
     for line in commands:
         build_parser().parse_args(shlex.split(line, comments=True)[1:])
     (block,) = [m["body"] for m in FENCE.finditer(page) if m["lang"] == "python"]

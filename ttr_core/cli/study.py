@@ -1,5 +1,9 @@
 """``ttr study``: a balance report of an edition, from many games between bots.
 
+By default the four play styles play at every player count the edition allows, the games
+shared evenly between the counts (the remainder to the smaller counts), and the report's
+performance profile says which style wins at each count.
+
 Writes ``DIR/report.json`` (the same for the same arguments, wherever the games ran),
 ``DIR/report.html`` (one page that opens offline), ``DIR/map.svg`` and the other figures
 as SVG files, then prints the main findings. The games run on every local core by
@@ -18,8 +22,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from ttr_core.batch.parallel import GameFailure, default_jobs
-from ttr_core.bots.registry import find_bot
+from ttr_core.batch.parallel import GameFailure
+from ttr_core.bots.registry import PLAY_STYLES, find_bot
 from ttr_core.cli._common import (
     CommandError,
     UsageError,
@@ -38,14 +42,13 @@ from ttr_core.cli._runs import (
     prepare_directory,
     progress_bar,
     report_failure,
+    where_to_play,
 )
 from ttr_core.ruleset.ruleset import Ruleset
 from ttr_core.study import GameStats, build_report, run_study, write_report
-from ttr_core.study.plots import check_plot_support
+from ttr_core.study.plots import STUDY_INSTALL, check_plot_support
 
 HELP = "play many games between bots and write a balance report with figures"
-DEFAULT_PLAYERS = 4
-"""Players per game unless given: 4, or the most the edition allows when that is fewer."""
 
 
 def register(sub: Any) -> None:
@@ -54,22 +57,25 @@ def register(sub: Any) -> None:
         "study",
         help=HELP,
         description=sentence(HELP)
-        + ": win rates by seat and by bot, scores, game length, how often each route is "
+        + ": the performance profile (each bot's win rate at each player count), win rates "
+        "by seat and by bot, scores, game length, how often each route is "
         "claimed and each ticket completed, city desirability, bonuses, stations, tunnels "
         "and ferries, and the games that met a failure state. Needs matplotlib "
-        '(pip install "ttr-engine[study]").',
+        f"({STUDY_INSTALL}).",
     )
     parser.add_argument("edition", metavar="EDITION", help="edition id or alias")
     parser.add_argument(
         "--players",
         type=positive_int,
-        help=f"players per game (default: {DEFAULT_PLAYERS}, or the most the edition allows)",
+        help="players per game (default: every count the edition allows, the games shared "
+        "evenly between them, the remainder to the smaller counts)",
     )
     parser.add_argument(
         "--bots",
-        default="greedy",
+        default=",".join(PLAY_STYLES),
         help="comma-separated bot names, in turn order for the first game; they move one "
-        "seat along each game (default: greedy)",
+        "seat along each game, and with more bots than seats every combination of them "
+        f"plays in turn (default: the play styles, {','.join(PLAY_STYLES)})",
     )
     parser.add_argument(
         "--games", type=positive_int, default=1000, help="games to play (default: 1000)"
@@ -77,15 +83,14 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", metavar="DIR", required=True, help="where to write the report")
     parser.add_argument("--seed", type=int, default=1, help="seed of the study (default: 1)")
     add_option_argument(parser)
-    add_where_arguments(parser, jobs=None)
+    add_where_arguments(parser)
     parser.set_defaults(run=run)
 
 
-def _players(rs: Ruleset, given: int | None) -> int:
+def _players(rs: Ruleset, given: int | None) -> int | None:
+    """The ``--players`` given, checked against the edition (None: every count)."""
     lo, hi = rs.params.players
-    if given is None:
-        return min(DEFAULT_PLAYERS, hi)
-    if not lo <= given <= hi:
+    if given is not None and not lo <= given <= hi:
         raise UsageError(f"argument --players: {rs.id} is played by {lo} to {hi} players")
     return given
 
@@ -100,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     for name in dict.fromkeys(bots):
         find_bot(name)
     prepare_directory(args.out, "--out")
-    jobs = 1 if args.scheduler is not None else args.jobs or default_jobs()
+    jobs = where_to_play(args, args.games)
     outcomes: list[GameStats | GameFailure] = []
     try:
         ctrl_c = CtrlC()
@@ -145,22 +150,21 @@ def _pct(value: float) -> str:
 def _print_findings(report: Mapping[str, Any], written: list[str]) -> None:
     """The main findings, in a few lines."""
     study = report["study"]
-    first = report["seats"]["first_player"]
-    verdict = "significant" if first["significant"] else "not significant"
     least = "; ".join(
         f"{r['cities'][0]}–{r['cities'][1]} {_pct(r['rate'])}" for r in report["least_claimed"]
     )
     cities = "; ".join(f"{c['city']} {_pct(c['share'])}" for c in report["cities"][:5])
     states = report["failure_states"]
     failed = study["games"] - study["games_measured"]
+    counts = [c["players"] for c in study["player_counts"]]
+    players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     lines = [
         f"{study['edition']}: {study['games_measured']} games"
         + (f" ({failed} failed)" if failed else "")
-        + f", {study['players']} players, "
+        + f", {players} players, "
         f"bots {','.join(study['bots'])}, seed {study['seed']}",
-        f"start player won {_pct(first['win_rate'])} of the games, "
-        f"{_pct(first['expected'])} expected without a seat advantage "
-        f"(p = {first['p_value']:.3f}, {verdict})",
+        *_seat_findings(report["seats"], several=len(counts) > 1),
+        *_profile_findings(report["profile"]),
         f"least-claimed routes: {least}",
         f"most desirable cities: {cities}",
         f"games in which a player had no legal move: {states['no_legal_move']['games']}, "
@@ -170,3 +174,30 @@ def _print_findings(report: Mapping[str, Any], written: list[str]) -> None:
         f"report: {written[1]} (data: {written[0]}, {len(written) - 2} figures)",
     ]
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _seat_findings(seats: Mapping[str, Any], *, several: bool) -> list[str]:
+    """The start player's advantage, per player count when there are several."""
+    lines = []
+    for count in seats["by_players"]:
+        first = count["first_player"]
+        verdict = "significant" if first["significant"] else "not significant"
+        at = f" at {count['players']} players" if several else ""
+        lines.append(
+            f"start player won {_pct(first['win_rate'])} of the games{at}, "
+            f"{_pct(first['expected'])} expected without a seat advantage "
+            f"(p = {first['p_value']:.3f}, {verdict})"
+        )
+    return lines
+
+
+def _profile_findings(profile: list[Mapping[str, Any]]) -> list[str]:
+    """Which bot won most at each player count, when several bots played."""
+    lines = []
+    for count in profile:
+        rows = [b for b in count["bots"] if b["seats"]]
+        if len(rows) < 2:
+            continue
+        rates = ", ".join(f"{b['bot']} {_pct(b['rate'])}" for b in rows)
+        lines.append(f"win rates at {count['players']} players: {rates}; {count['leader']} leads")
+    return lines

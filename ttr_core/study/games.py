@@ -4,15 +4,31 @@ A study plays many games between bots and measures them. Each game is measured w
 was played (possibly a worker process or a Dask worker), and only a small
 [`GameStats`][] travels back, never the game's record.
 
-Seats rotate: the bots are listed in turn order (the list given, cycled over the
-players), and from one game to the next every bot moves one place along. In game ``i``
-the player in place ``q`` of the turn order (``q = 0`` is the start player) is the bot
-``lineup[(q - i) mod P]``. Over any ``P`` consecutive games each bot plays each place in
-the turn order equally often, so the effects of seat and bot are not confounded.
+A study plays one player count or several. With several, the games are split evenly
+between the counts in increasing order, the remainder going one game each to the smaller
+counts ([`split_games`][]), and played count after count: with 10 games over 2 to 5
+players, games 0-2 have 2 players, 3-5 have 3, 6-7 have 4 and 8-9 have 5. Game ``i`` keeps
+the seed of game ``i`` of the whole study; its number ``j`` within its count decides its
+seats.
+
+When there are at most as many bots as seats, the bots rotate: they are listed in turn
+order (the list given, cycled over the ``P`` players), and from one game to the next every
+bot moves one place along. In game ``j`` the player in place ``q`` of the turn order
+(``q = 0`` is the start player) is the bot ``lineup[(q - j) mod P]``. Over any ``P``
+consecutive games each bot plays each place in the turn order equally often, so the
+effects of seat and bot are not confounded.
+
+When there are more bots than seats, the games cycle over the combinations of ``P`` of the
+bots (in the order of the list) and play each combination ``P`` times, rotating it as above:
+game ``j`` plays combination ``(j // P) mod C`` rotated by ``j mod P``. Over a block of
+``C * P`` games ([`seating_block`][]) every bot meets every other equally often and plays
+every place in the turn order equally often.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -85,6 +101,22 @@ class GameStats:
     that no card could be drawn blind (rule DECK-3)."""
 
 
+def split_games(games: int, counts: Sequence[int]) -> tuple[int, ...]:
+    """How many of ``games`` each player count of ``counts`` plays: evenly, the remainder one
+    game each to the first (smallest) counts."""
+    share, extra = divmod(games, len(counts))
+    return tuple(share + (k < extra) for k in range(len(counts)))
+
+
+def seating_block(bots: int, players: int) -> int:
+    """The games after which ``bots`` bots at ``players`` seats have met equally and played
+    every place in the turn order equally: ``players``, or, with more bots than seats,
+    ``players`` games for every combination of ``players`` bots."""
+    if bots <= players:
+        return players
+    return math.comb(bots, players) * players
+
+
 @frozen
 class StudyPlan:
     """How every game of a study is played, given its number and seed: picklable, so that
@@ -93,20 +125,51 @@ class StudyPlan:
     edition: str
     options: tuple[tuple[str, Any], ...]
     """The ruleset's options, every one of them, as ``(name, value)`` pairs."""
-    players: int
-    lineup: tuple[str, ...]
-    """The bots in turn order in game 0 (the bots given, cycled over the players)."""
+    bots: tuple[str, ...]
+    """The bots as given, in turn order for the first game of each player count."""
+    counts: tuple[tuple[int, int], ...]
+    """``(players, games)`` of each player count, in the order the games are played."""
 
     @classmethod
-    def of(cls, rs: Ruleset, players: int, bots: Sequence[str]) -> StudyPlan:
-        """The plan of a study of ``rs`` with ``players`` players and ``bots``."""
-        return cls(rs.id, tuple(rs.options.items()), players, seat_bots(bots, players))
+    def of(
+        cls, rs: Ruleset, players: int | Sequence[int], bots: Sequence[str], games: int
+    ) -> StudyPlan:
+        """The plan of a study of ``rs`` with ``bots`` and ``games`` games at ``players``
+        players (one count, or several that share the games as [`split_games`][] says)."""
+        counts = (players,) if isinstance(players, int) else tuple(players)
+        if not counts:
+            raise ValueError("a study needs at least one player count")
+        split = split_games(games, counts)
+        pairs = tuple(zip(counts, split, strict=True))
+        return cls(rs.id, tuple(rs.options.items()), tuple(bots), pairs)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The player counts of the study, in the order they are played."""
+        return tuple(p for p, _ in self.counts)
+
+    def players_of(self, index: int) -> tuple[int, int]:
+        """The player count of game ``index`` and the game's number within that count.
+
+        :raises IndexError: the study has no game ``index``.
+        """
+        first = 0
+        for players, games in self.counts:
+            if index < first + games:
+                return players, index - first
+            first += games
+        raise IndexError(f"the study has {first} games, not a game {index}")
 
     def seating(self, index: int, seed: int) -> tuple[str, ...]:
         """The bot of each seat in game ``index``, whose seed is ``seed``."""
-        players = self.players
+        players, j = self.players_of(index)
         start = start_seat(seed, players)
-        return tuple(self.lineup[((s - start) % players - index) % players] for s in range(players))
+        if len(self.bots) <= players:
+            lineup = seat_bots(self.bots, players)
+        else:
+            combos = list(itertools.combinations(self.bots, players))
+            lineup = combos[(j // players) % len(combos)]
+        return tuple(lineup[((s - start) % players - j) % players] for s in range(players))
 
     def play(self, rs: Ruleset, index: int, seed: int) -> GameStats:
         """Play game ``index`` on ``rs`` (the plan's ruleset) and measure it.

@@ -4,7 +4,9 @@ The report is built from the per-game [`GameStats`][ttr_core.study.games.GameSta
 order, so it depends only on the study's arguments (edition, options, players, bots,
 games, seed), never on where or in what order the games ran. Numbers are rounded to six
 decimals. "Seat" in the report means a place in the turn order: seat 1 is the start
-player, seat 2 plays next, and so on.
+player, seat 2 plays next, and so on. A study of several player counts sums most sections
+over all its games; the seats are also given per player count, and the performance
+profile gives each bot's win rate at each count.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ def build_report(
     """
     games = [o for o in outcomes if isinstance(o, GameStats)]
     failed = [o for o in outcomes if isinstance(o, GameFailure)]
+    counts = plan.players
+    seats = sum(len(g.totals) for g in games)
     return {
         "format": REPORT_FORMAT,
         "study": {
@@ -47,21 +51,23 @@ def build_report(
             "rules_version": rs.info.rules_version,
             "map_hash": rs.map_hash,
             "options": dict(rs.options),
-            "players": plan.players,
+            "players": counts[0] if len(counts) == 1 else None,
+            "player_counts": [{"players": p, "games": n} for p, n in plan.counts],
             "bots": list(bots),
             "games": len(outcomes),
             "games_measured": len(games),
             "seed": seed,
         },
         "failed_games": [{"seed": f.seed, "message": f.message} for f in failed],
-        "seats": _seats(plan.players, games),
+        "seats": _all_seats(counts, games),
         "bots": _bots(plan, games),
+        "profile": profile(plan, games),
         "game_length": _game_length(games),
-        "cities": _cities(rs, plan.players, games),
+        "cities": _cities(rs, seats, games),
         **_routes(rs, games),
         "tickets": _tickets(rs, games),
         "bonuses": _bonuses(games),
-        "mechanics": _mechanics(rs, plan.players, games),
+        "mechanics": _mechanics(rs, seats, games),
         "failure_states": _failure_states(games),
     }
 
@@ -100,7 +106,8 @@ def _place(stats: GameStats, seat: int) -> int:
 
 
 def _seats(players: int, games: Sequence[GameStats]) -> dict[str, Any]:
-    """Win rates by place in the turn order, and the exact test of the start player's."""
+    """Win rates by place in the turn order, and the exact test of the start player's, over
+    games of ``players`` players."""
     wins = [0] * players
     for g in games:
         for seat in g.winners:
@@ -124,9 +131,31 @@ def _seats(players: int, games: Sequence[GameStats]) -> dict[str, Any]:
     }
 
 
+def _all_seats(counts: Sequence[int], games: Sequence[GameStats]) -> dict[str, Any]:
+    """The seats over all games and per player count (``by_players``).
+
+    With one count, ``places`` and ``first_player`` are that count's. With several, each
+    place is counted over the games in which it exists (seat 4 only in games of four or
+    more), and ``first_player`` is null: the start player's expected rate differs with the
+    count, so its test is made per count only.
+    """
+    by_players = []
+    for players in counts:
+        some = [g for g in games if len(g.totals) == players]
+        by_players.append({"players": players, "games": len(some), **_seats(players, some)})
+    if len(counts) == 1:
+        return {**_seats(counts[0], games), "by_players": by_players}
+    places = []
+    for q in range(max(counts)):
+        n = sum(1 for g in games if len(g.totals) > q)
+        wins = sum(1 for g in games for seat in g.winners if _place(g, seat) == q)
+        places.append({"seat": q + 1, "wins": wins, "games": n, **_rate(wins, n)})
+    return {"places": places, "first_player": None, "by_players": by_players}
+
+
 def _bots(plan: StudyPlan, games: Sequence[GameStats]) -> list[dict[str, Any]]:
     """Per bot: seat-games, seats that won (with the rate's interval), games won, scores."""
-    names = list(dict.fromkeys(plan.lineup))
+    names = list(dict.fromkeys(plan.bots))
     seat_games = dict.fromkeys(names, 0)
     seat_wins = dict.fromkeys(names, 0)
     games_in = dict.fromkeys(names, 0)
@@ -154,6 +183,38 @@ def _bots(plan: StudyPlan, games: Sequence[GameStats]) -> list[dict[str, Any]]:
     ]
 
 
+def profile(plan: StudyPlan, games: Sequence[GameStats]) -> list[dict[str, Any]]:
+    """The performance profile: for each player count, each bot's games, seats, seats won
+    (with the win rate's 95 % Wilson interval) and mean score, and the bot with the highest
+    win rate (``leader``; the first of the bots given on a tie; null without games).
+
+    The win rate is per seat played: a bot in two seats of a game plays two seats.
+    """
+    names = list(dict.fromkeys(plan.bots))
+    out = []
+    for players in plan.players:
+        some = [g for g in games if len(g.totals) == players]
+        rows = []
+        for name in names:
+            seats = [(g, s) for g in some for s, bot in enumerate(g.bots) if bot == name]
+            wins = sum(1 for g, s in seats if s in g.winners)
+            scores = [g.totals[s] for g, s in seats]
+            rows.append(
+                {
+                    "bot": name,
+                    "games": sum(1 for g in some if name in g.bots),
+                    "seats": len(seats),
+                    "wins": wins,
+                    **_rate(wins, len(seats)),
+                    "mean_score": _r(sum(scores) / len(scores)) if scores else 0.0,
+                }
+            )
+        played = [row for row in rows if row["seats"]]
+        leader = max(played, key=lambda row: row["rate"])["bot"] if played else None
+        out.append({"players": players, "games": len(some), "leader": leader, "bots": rows})
+    return out
+
+
 def _game_length(games: Sequence[GameStats]) -> dict[str, Any]:
     ended: dict[str, int] = {}
     for g in games:
@@ -168,14 +229,14 @@ def _game_length(games: Sequence[GameStats]) -> dict[str, Any]:
     }
 
 
-def _cities(rs: Ruleset, players: int, games: Sequence[GameStats]) -> list[dict[str, Any]]:
-    """How often each city is part of a player's network, most desirable first."""
+def _cities(rs: Ruleset, trials: int, games: Sequence[GameStats]) -> list[dict[str, Any]]:
+    """How often each city is part of a player's network (of ``trials``, the players of all
+    games), most desirable first."""
     cities = rs.map.cities
     counts = [0] * len(cities)
     for g in games:
         for c, n in enumerate(g.networks):
             counts[c] += n
-    trials = len(games) * players
     order = sorted(range(len(counts)), key=lambda c: (-counts[c], c))
     return [
         {"city": cities[c].id, "networks": counts[c], "share": _share(counts[c], trials)}
@@ -269,7 +330,12 @@ def _tickets(rs: Ruleset, games: Sequence[GameStats]) -> list[dict[str, Any]]:
 
 
 def _bonuses(games: Sequence[GameStats]) -> list[dict[str, Any]]:
-    """How often each bonus was won, and how often it decided who won."""
+    """How often each bonus was won, and how often it decided who won (the winners would
+    have been others without it), that share with its 95 % interval.
+
+    A bonus that some player wins in every game tells nothing by how often it is won;
+    how often it decided the game says how much it weighs.
+    """
     won_games: dict[str, int] = {}
     won_seats: dict[str, int] = {}
     points: dict[str, int] = {}
@@ -283,23 +349,29 @@ def _bonuses(games: Sequence[GameStats]) -> list[dict[str, Any]]:
             decided[name] = decided.get(name, 0) + 1
     n = len(games)
     seats = sum(len(g.totals) for g in games)
-    return [
-        {
+
+    def bonus(name: str) -> dict[str, Any]:
+        times = decided.get(name, 0)
+        interval = proportion(times, n)
+        return {
             "bonus": name,
             "games_won": won_games[name],
             "games_won_share": _share(won_games[name], n),
             "players_won": won_seats[name],
             "players_won_share": _share(won_seats[name], seats),
             "mean_points": _share(points[name], seats),
-            "games_decided": decided.get(name, 0),
-            "games_decided_share": _share(decided.get(name, 0), n),
+            "games_decided": times,
+            "games_decided_share": _share(times, n),
+            "decided_low": _r(interval.low),
+            "decided_high": _r(interval.high),
         }
-        for name in sorted(won_games)
-    ]
+
+    return [bonus(name) for name in sorted(won_games)]
 
 
-def _mechanics(rs: Ruleset, players: int, games: Sequence[GameStats]) -> dict[str, Any]:
-    """Stations, tunnels and ferries, for the editions that have them (else null)."""
+def _mechanics(rs: Ruleset, seats: int, games: Sequence[GameStats]) -> dict[str, Any]:
+    """Stations, tunnels and ferries, for the editions that have them (else null); ``seats``
+    are the players of all games."""
     n = len(games)
     out: dict[str, Any] = {"stations": None, "tunnels": None, "ferries": None}
     if rs.params.stations:
@@ -307,7 +379,7 @@ def _mechanics(rs: Ruleset, players: int, games: Sequence[GameStats]) -> dict[st
         out["stations"] = {
             "per_player": rs.params.stations,
             "built": built,
-            "mean_built_per_player": _share(built, n * players),
+            "mean_built_per_player": _share(built, seats),
             "games_with_a_station": sum(1 for g in games if any(g.stations)),
             "borrowing_a_track": sum(g.stations_borrowing for g in games),
         }
