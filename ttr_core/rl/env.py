@@ -30,24 +30,14 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from ttr_core.model import rng
-from ttr_core.model.cards import CARD_NAMES
-from ttr_core.model.errors import (
-    ActionCodeError,
-    OptionError,
-    SetupError,
-    UnknownEditionError,
-    quote,
-)
-from ttr_core.model.state import Phase
+from ttr_core.model.errors import ActionCodeError, SetupError, quote
 from ttr_core.play.simulator import Simulator
 from ttr_core.rl.encoding import ActionEncoding
 from ttr_core.rl.observation import ObservationEncoding
+from ttr_core.rl.setup import RENDER_MODES, check_render_mode, game_ruleset, table_text
 from ttr_core.rules.scoring import Scoresheet
 from ttr_core.rules.views import PlayerView, view_of
 from ttr_core.ruleset.ruleset import Ruleset
-
-RENDER_MODES = ("human", "ansi")
-"""The render modes: ``"ansi"`` returns the public table as text, ``"human"`` prints it."""
 
 ILLEGAL_REWARD = -1.0
 """What [`env`][] gives an agent that plays a code its mask rules out (the game ends)."""
@@ -146,25 +136,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if options is not None and not isinstance(options, Mapping):
-            raise OptionError(f"options are a mapping of names to values, not {quote(options)}")
-        if isinstance(edition, Ruleset):
-            if options:
-                raise SetupError("options go with an edition id; a ruleset has its own")
-            rs = edition
-        elif isinstance(edition, str):
-            rs = Ruleset.build(edition, options)
-        else:
-            raise UnknownEditionError(f"an edition is an id or a Ruleset, not {quote(edition)}")
-        lo, hi = rs.params.players
-        if type(players) is not int or not lo <= players <= hi:
-            raise SetupError(f"{rs.id} is played by {lo} to {hi} players, not {quote(players)}")
-        if render_mode is not None and (
-            type(render_mode) is not str or render_mode not in RENDER_MODES
-        ):
-            raise SetupError(
-                f"render mode {quote(render_mode)} is not one of {', '.join(RENDER_MODES)}"
-            )
+        rs = game_ruleset(edition, players, options)
+        render_mode = check_render_mode(render_mode)
         self.render_mode = render_mode
         self.ruleset = rs
         """The ruleset the games are played by."""
@@ -339,6 +312,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                 a: {"score": sheet.players[self._seat[a]].total, "winners": list(sheet.winners)}
                 for a in self.agents
             }
+        else:
+            # New dictionaries at every step: a caller's info is never changed later.
+            self.infos = {a: {} for a in self.agents}
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[sim.current_player]
         if self.render_mode == "human":
@@ -384,33 +360,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def table_text(self) -> str:
         """What everyone can see of the game in progress, as a few lines of text."""
-        rs = self.ruleset
-        state = self.simulator.snapshot()
-        if state.is_over:
-            head = "game over"
-        else:
-            head = f"player_{state.current} to act ({Phase(state.phase).name.lower()})"
-        lines = [f"{rs.info.name}, turn {state.turn}: {head}"]
-        for seat, p in enumerate(state.players):
-            tracks = state.owners.count(seat)
-            line = (
-                f"player_{seat}: {sum(p.hand)} cards, {p.trains} trains, "
-                f"{len(p.tickets)} tickets, {tracks} tracks, {p.score} points"
-            )
-            if rs.params.stations:
-                line += f", {p.stations} stations left"
-            lines.append(line)
-        face_up = ", ".join(CARD_NAMES[c] for c in state.display if c >= 0) or "nothing"
-        lines.append(
-            f"face up: {face_up}; deck {state.deck_size} cards, discard "
-            f"{sum(state.discard)} cards, {len(state.ticket_deck)} tickets left"
-        )
-        if state.is_over:
-            sheet = self.simulator.scores()
-            totals = ", ".join(f"player_{s} {p.total}" for s, p in enumerate(sheet.players))
-            winners = ", ".join(f"player_{s}" for s in sheet.winners)
-            lines.append(f"final scores: {totals}; winners: {winners}")
-        return "\n".join(lines)
+        return table_text(self.simulator)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window, file or process."""
