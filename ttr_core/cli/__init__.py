@@ -1,4 +1,5 @@
-"""The ``ttr`` command line: editions, map, simulate, play, score and replay.
+"""The ``ttr`` command line: editions, map, simulate, score, replay, render, study, arena,
+odds, play and serve.
 
 Every command prints its results on standard output. Every error is one line
 ``ttr: error: ...`` on standard error, with exit status 2 for a command line that does not
@@ -13,11 +14,23 @@ import sys
 from collections.abc import Sequence
 
 from ttr_core import __version__, compiled
-from ttr_core.cli import editions, map, odds, play, render, replay, score, simulate, study
+from ttr_core.cli import (
+    arena,
+    editions,
+    map,
+    odds,
+    play,
+    render,
+    replay,
+    score,
+    serve,
+    simulate,
+    study,
+)
 from ttr_core.cli._common import CommandError, Parser, UsageError
 from ttr_core.model.errors import TtrError, shorten
 
-COMMANDS = (editions, map, simulate, score, replay, render, study, odds, play)
+COMMANDS = (editions, map, simulate, score, replay, render, study, arena, odds, play, serve)
 
 
 BUILD = "compiled" if compiled else "pure Python"
