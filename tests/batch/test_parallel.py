@@ -31,6 +31,7 @@ from ttr_core.batch.runs import GamePlan, game_seed, play_games, simulate
 from ttr_core.cli import main
 from ttr_core.model import rng
 from ttr_core.model.errors import MissingExtraError
+from ttr_core.model.extras import install_command
 
 
 def ttr(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -176,7 +177,7 @@ def test_a_scheduler_without_dask_is_one_error_line_naming_the_extra(
     code, out, err = ttr(capsys, *args)
     assert (code, out) == (1, "")
     assert err.count("\n") == 1 and err.startswith("ttr: error: ")
-    assert 'pip install "ttr-engine[dask]"' in err
+    assert install_command("dask") in err
     assert not out_dir.exists()
 
 

@@ -151,7 +151,7 @@ class RenderError(TtrError, ValueError):
 
 class MissingExtraError(TtrError, ImportError):
     """An optional feature whose extra is not installed; the message gives the ``pip``
-    command that adds it (e.g. ``pip install "ttr-engine[dask]"``)."""
+    command that adds it ([`install_command`][ttr_core.model.extras.install_command])."""
 
 
 class LongestPathError(TtrError, ValueError):

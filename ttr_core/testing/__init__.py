@@ -1,6 +1,6 @@
 """A conformance kit for editions: property-based rule tests in a few lines.
 
-Install it with the ``testing`` extra (``pip install "ttr-engine[testing]"``), which brings in
+Install it with the ``testing`` extra (``pip install ".[testing]"`` in a clone), which brings in
 Hypothesis. An edition author gets the whole suite by subclassing one class::
 
     from ttr_core.testing import EditionContract
@@ -19,12 +19,14 @@ position, one action checked ([`ttr_core.testing.scenarios`][ttr_core.testing.sc
 
 from __future__ import annotations
 
+from ttr_core.model.extras import install_command
+
 try:
     import hypothesis  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess
     raise ImportError(
         "ttr_core.testing needs Hypothesis, which the 'testing' extra installs: "
-        'pip install "ttr-engine[testing]"'
+        f"{install_command('testing')}"
     ) from exc
 
 from ttr_core.testing.check import EditionCheck, check_edition
