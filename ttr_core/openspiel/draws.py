@@ -8,13 +8,13 @@ sorted, an order that says nothing, and each draw picks one of them at random, i
 proportion to how many of each the pile holds.
 
 A [`Step`][] is one decision being played out (a player's action, or the deal) with the
-draws chosen for it so far, pile by pile. [`resolve`][] plays the step on a simulator
-whose piles hold the chosen draws on top, through the public chance interface of
-`ttr_core.Simulator` (the ``chance`` argument, which orders every shuffle, so the
-engine's generator decides nothing). If the step reads no further than the chosen draws,
-its outcome depends on them alone and it is done; otherwise it needs one more draw, from
-the pile it read too far into, and [`resolve`][] says which cards may come and how many
-of each.
+draws chosen for it so far, pile by pile. [`play`][] (or [`deal`][], for the deal) plays
+the step on a simulator whose piles hold the chosen draws on top, through the public
+chance interface of `ttr_core.Simulator` (the ``chance`` argument, which orders every
+shuffle, so the engine's generator decides nothing). If the step reads no further than
+the chosen draws, its outcome depends on them alone and it is done; otherwise it needs one
+more draw, from the pile it read too far into, and the [`Need`][] it returns says which
+cards may come and how many of each.
 """
 
 from __future__ import annotations
