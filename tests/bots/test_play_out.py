@@ -96,6 +96,7 @@ def test_a_game_set_to_a_position_is_played_on_without_a_record() -> None:
         ("nobody", "unknown bot 'nobody'"),
         (["greedy", 7], "a bot is a spec or a bot class, not 7"),
         ("mcts:playouts=x", "playouts"),
+        (7, "bots are a spec, a bot class or a sequence of them, not 7"),
     ],
 )
 def test_bad_bots_are_refused_before_any_move(bots: Any, message: str) -> None:

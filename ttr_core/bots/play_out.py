@@ -36,7 +36,15 @@ def play_out(
     """
     seats = len(game.names)
     given: Sequence[str | BotFactory]
-    given = [bots] * seats if isinstance(bots, str) or callable(bots) else list(bots)
+    if isinstance(bots, str) or callable(bots):
+        given = [bots] * seats
+    else:
+        try:
+            given = list(bots)
+        except TypeError:
+            raise BotError(
+                f"bots are a spec, a bot class or a sequence of them, not {quote(bots)}"
+            ) from None
     if len(given) != seats:
         raise BotError(f"expected 1 or {seats} bots for the {seats} seats, got {len(given)}")
     factories = [find_bot(b) if isinstance(b, str) else b for b in given]
