@@ -1,8 +1,12 @@
-"""Fixtures of the server tests: an app over a fresh SQLite file, and games made on it."""
+"""Fixtures of the server tests: an app over a fresh SQLite file, games made on it, and
+databases of both kinds (PostgreSQL when ``TTR_TEST_POSTGRES_URL`` names a database: each
+test gets a schema of its own there, dropped afterwards, so parallel workers never meet)."""
 
 from __future__ import annotations
 
+import os
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +26,37 @@ HUMAN_AND_BOT: dict[str, Any] = {
     "players": [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}],
     "seed": 7,
 }
+
+
+POSTGRES_URL = os.environ.get("TTR_TEST_POSTGRES_URL")
+"""A PostgreSQL database the tests may create schemas in; without it they skip."""
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """The URL of a schema of its own in the test database, dropped afterwards."""
+    if not POSTGRES_URL:
+        pytest.skip("set TTR_TEST_POSTGRES_URL to a PostgreSQL database to test it")
+    import psycopg
+
+    schema = f"ttr_test_{uuid.uuid4().hex}"
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    joiner = "&" if "?" in POSTGRES_URL else "?"
+    try:
+        yield f"{POSTGRES_URL}{joiner}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each kind of database, empty, as ``--db`` takes it: a SQLite path or a URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
 
 
 @pytest.fixture

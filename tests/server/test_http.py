@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 import ttr_core as ttr
 from ttr_core.cli import main
+from ttr_core.server import create_app
 from ttr_core.server.limits import MAX_BODY_BYTES
 
 
@@ -130,3 +131,19 @@ def test_an_internal_failure_shows_no_traceback(
     assert response.status_code == 500
     assert response.json() == {"error": "internal server error"}
     assert "Traceback" not in response.text and "secret" not in response.text
+
+
+@pytest.mark.parametrize("game_id", ["%00", "a%00b", "x" * 65, "%C3%A9t%C3%A9", "a.b"])
+def test_an_id_that_no_game_can_have_is_a_404(database: str, game_id: str) -> None:
+    """An id with characters no game id has (NUL among them, which PostgreSQL refuses in
+    text) or longer than any is an unknown game on both stores: a 404 with a JSON error,
+    never a 500."""
+    with TestClient(create_app(database), raise_server_exceptions=False) as client:
+        _no_such_game(client, game_id)
+
+
+def _no_such_game(client: TestClient, game_id: str) -> None:
+    for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/record"):
+        response = client.get(path)
+        assert response.status_code == 404, (path, response.text)
+        assert "error" in response.json()

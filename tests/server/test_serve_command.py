@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from ttr_core.cli import main
+from ttr_core.cli import main, serve
 from ttr_core.model.errors import MissingExtraError
+from ttr_core.server.bots import BOT_SECONDS
+from ttr_core.server.limits import CREATE_RATE_PER_SECOND
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -41,6 +43,52 @@ def test_a_bad_port_is_a_usage_error(port: str, capsys: pytest.CaptureFixture[st
     assert main(["serve", "--port", port]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ttr: error: argument --port") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--bot-seconds", "0"),
+        ("--bot-seconds", "-2"),
+        ("--bot-seconds", "nan"),
+        ("--bot-seconds", "soon"),
+        ("--create-rate", "-1"),
+        ("--create-rate", "inf"),
+        ("--create-rate", "many"),
+    ],
+)
+def test_a_bad_limit_is_a_usage_error(
+    option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--bot-seconds`` takes seconds above 0, ``--create-rate`` a rate of 0 or more:
+    anything else is exit status 2 and one line on stderr."""
+    assert main(["serve", option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ttr: error: argument {option}") and err.count("\n") == 1
+
+
+def test_the_limits_default_to_the_servers_and_reach_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command's defaults are the server's constants, and the values given are the
+    ones the app is built with."""
+    assert serve.DEFAULT_BOT_SECONDS == BOT_SECONDS
+    assert serve.DEFAULT_CREATE_RATE == CREATE_RATE_PER_SECOND
+    built: list[dict[str, Any]] = []
+
+    def fake_app(store: object, **limits: Any) -> object:
+        built.append(limits)
+        return object()
+
+    monkeypatch.setattr("ttr_core.server.create_app", fake_app)
+    monkeypatch.setattr("uvicorn.run", lambda app, **kwargs: None)
+    db = str(tmp_path / "x.sqlite")
+    assert main(["serve", "--db", db]) == 0
+    assert main(["serve", "--db", db, "--bot-seconds", "2.5", "--create-rate", "0"]) == 0
+    assert built == [
+        {"bot_seconds": BOT_SECONDS, "create_rate": CREATE_RATE_PER_SECOND},
+        {"bot_seconds": 2.5, "create_rate": 0.0},
+    ]
 
 
 def test_an_unopenable_database_is_an_error(

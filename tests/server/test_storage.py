@@ -1,19 +1,14 @@
 """The stores: SQLite always, PostgreSQL when ``TTR_TEST_POSTGRES_URL`` names a database
-(each test gets a schema of its own there, dropped afterwards)."""
+(each test gets a schema of its own there, dropped afterwards: see conftest)."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import TWO_HUMANS, new_game
-from starlette.testclient import TestClient
 
-import ttr_core as ttr
-from ttr_core.server import create_app
 from ttr_core.server.storage import (
     FINISHED,
     GameRow,
@@ -24,26 +19,6 @@ from ttr_core.server.storage import (
     StoreError,
     open_store,
 )
-
-POSTGRES_URL = os.environ.get("TTR_TEST_POSTGRES_URL")
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """The URL of a schema of its own in the test database, dropped afterwards."""
-    if not POSTGRES_URL:
-        pytest.skip("set TTR_TEST_POSTGRES_URL to a PostgreSQL database to test it")
-    import psycopg
-
-    schema = f"ttr_test_{uuid.uuid4().hex}"
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    joiner = "&" if "?" in POSTGRES_URL else "?"
-    try:
-        yield f"{POSTGRES_URL}{joiner}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -121,27 +96,3 @@ def test_postgres_urls_pick_the_postgres_store(monkeypatch: pytest.MonkeyPatch) 
     open_store("postgresql://u@h/db")
     open_store("postgres://u@h/db")
     assert opened == ["postgresql://u@h/db", "postgres://u@h/db"]
-
-
-def test_a_server_on_postgres_resumes_after_a_restart(postgres_url: str) -> None:
-    """A game played on a PostgreSQL-backed server is found at its last action by a new
-    server on the same database, which plays on."""
-    first_store = PostgresStore(postgres_url)
-    with TestClient(create_app(first_store)) as first:
-        created = new_game(first, TWO_HUMANS)
-        ann, bob = created["seats"]
-        with first.websocket_connect(f"/ws/games/{created['id']}?token={ann['token']}") as ws:
-            ws.receive_json()
-            ws.send_json({"type": "action", "index": 0})
-            ws.receive_json()
-        before = first.get(f"/api/games/{created['id']}/record").text
-    first_store.close()
-    second_store = PostgresStore(postgres_url)
-    with TestClient(create_app(second_store)) as second:
-        assert second.get(f"/api/games/{created['id']}/record").text == before
-        with second.websocket_connect(f"/ws/games/{created['id']}?token={bob['token']}") as ws:
-            assert ws.receive_json()["legal"]
-            ws.send_json({"type": "action", "index": 0})
-            assert ws.receive_json()["legal"] == []
-        assert len(ttr.Game.load(second.get(f"/api/games/{created['id']}/record").text).log) == 2
-    second_store.close()

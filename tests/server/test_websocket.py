@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import ttr_core as ttr
+from ttr_core.server import connection
 from ttr_core.server.connection import CLOSE_ERROR, CLOSE_POLICY, CLOSE_TOO_BIG
 from ttr_core.server.games import LiveGame
 from ttr_core.server.limits import MAX_BAD_MESSAGES, MAX_MESSAGE_BYTES, RATE_BURST
@@ -177,8 +179,10 @@ def test_an_oversized_message_closes_the_socket(client: TestClient) -> None:
     assert len(_record(client, created["id"]).log) == 0
 
 
-def test_a_flood_closes_the_socket(client: TestClient) -> None:
-    """More messages at once than the burst allows: an error, then the socket is closed."""
+def test_a_flood_closes_the_socket(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More messages at once than the burst allows: an error, then the socket is closed.
+    The connection's clock stands still, so that no token comes back during the flood."""
+    monkeypatch.setattr(connection, "time", SimpleNamespace(monotonic=lambda: 0.0))
     created = new_game(client, TWO_HUMANS)
     ann = created["seats"][0]
     with client.websocket_connect(f"/ws/games/{created['id']}?token={ann['token']}") as ws:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -21,11 +22,13 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ttr_core.model.errors import TtrError
+from ttr_core.server.bots import BOT_SECONDS, check_bot_seconds
 from ttr_core.server.connection import CLOSE_ERROR, CLOSE_POLICY, Connection
-from ttr_core.server.limits import MAX_BODY_BYTES
+from ttr_core.server.limits import CREATE_RATE_PER_SECOND, MAX_BODY_BYTES, ClientRateLimits
+from ttr_core.server.pages import page_routes
 from ttr_core.server.protocol import ProtocolError, parse_create, parse_json
 from ttr_core.server.registry import GameRegistry
-from ttr_core.server.storage import Store, open_store
+from ttr_core.server.storage import Store, StoreError, open_store
 from ttr_core.server.views import SPECTATOR, seat_view, summary
 
 log = logging.getLogger("ttr.server")
@@ -62,11 +65,23 @@ def _registry(request: Request | WebSocket) -> GameRegistry:
 
 async def create_game(request: Request) -> Response:
     """``POST /api/games``: set up a game; answer its id and the human seats' tokens."""
+    limits: ClientRateLimits = request.app.state.create_limits
+    address = request.client.host if request.client is not None else "unknown"
+    retry = limits.retry_after(address, time.monotonic())
+    if retry is not None:
+        return JSONResponse(
+            {"error": f"too many games created: at most {limits.rate:g} a second per client"},
+            status_code=429,
+            headers={"retry-after": str(retry)},
+        )
     try:
         wanted = parse_create(await _body(request))
         live, tokens = await _registry(request).create(wanted)
     except (ProtocolError, TtrError) as exc:
         return _error(str(exc), 400)
+    except StoreError as exc:
+        log.error("a new game could not be saved: %s", exc)
+        return _error("the game could not be saved; try again", 503)
     seats = [
         {"seat": s.seat, "name": s.name, **({"token": tokens[s.seat]} if s.seat in tokens else {})}
         for s in live.row.seats
@@ -145,17 +160,32 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return _error("internal server error", 500)
 
 
-def create_app(db: str | Store) -> Starlette:
+def create_app(
+    db: str | Store,
+    *,
+    bot_seconds: float = BOT_SECONDS,
+    create_rate: float = CREATE_RATE_PER_SECOND,
+) -> Starlette:
     """The server over ``db``: a ``postgresql://`` URL or a SQLite file path (created on
     first start), or an open [`Store`][ttr_core.server.storage.Store] (then the caller
-    closes it). On start every unfinished game is loaded and its bots play on."""
+    closes it). On start every unfinished game is loaded and its bots play on.
+
+    A bot move may take ``bot_seconds`` of thinking (then its seat plays the fallback
+    bot); each client address may create ``create_rate`` games a second after a burst of
+    ``CREATE_BURST`` (0: no limit).
+
+    :raises ValueError: ``bot_seconds`` is not above zero, or ``create_rate`` is negative.
+    """
+    bot_seconds = check_bot_seconds(bot_seconds)
+    create_limits = ClientRateLimits(create_rate)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = open_store(db) if isinstance(db, str) else db
         executor = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="ttr-bot")
-        registry = GameRegistry(store, executor)
+        registry = GameRegistry(store, executor, bot_seconds)
         app.state.registry = registry
+        app.state.create_limits = create_limits
         resumed = await registry.resume()
         log.info("resumed %d unfinished games", resumed)
         try:
@@ -172,6 +202,7 @@ def create_app(db: str | Store) -> Starlette:
         Route("/api/games/{game_id}", show_game, methods=["GET"]),
         Route("/api/games/{game_id}/record", game_record, methods=["GET"]),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
+        *page_routes(),
     ]
     return Starlette(
         routes=routes,

@@ -24,7 +24,7 @@ from ttr_core.server.protocol import (
     parse_client_message,
 )
 from ttr_core.server.storage import StoreError
-from ttr_core.server.views import SPECTATOR, events_since, seat_view
+from ttr_core.server.views import SPECTATOR, events_since, seat_view, table_extras
 
 log = logging.getLogger("ttr.server")
 
@@ -63,6 +63,7 @@ class Connection:
                 "view": seat_view(game, seat),
                 "legal": [action_to_json(a) for a in self._legal],
                 "events": events_since(game, self._sent, seat),
+                **table_extras(game, seat),
             }
             self._sent = len(game.log)
             await self.ws.send_json(message)

@@ -20,9 +20,9 @@ from ttr_core.formats.serialize import action_from_json, action_to_json
 from ttr_core.model.actions import Action
 from ttr_core.model.errors import IllegalActionError
 from ttr_core.play.game import Game
-from ttr_core.server.bots import SeatBot
+from ttr_core.server.bots import BOT_SECONDS, SeatBot
 from ttr_core.server.limits import MAX_ACTIONS
-from ttr_core.server.storage import FINISHED, PLAYING, GameRow, Store
+from ttr_core.server.storage import FINISHED, PLAYING, GameRow, Store, StoreError
 from ttr_core.server.tokens import matches
 from ttr_core.server.views import final_scores
 
@@ -30,6 +30,13 @@ log = logging.getLogger("ttr.server")
 
 Listener = Callable[[], Awaitable[None]]
 """What a connection registers to be told that its game changed."""
+
+BOT_SAVE_RETRY_SECONDS = 1.0
+"""How long a bot whose action could not be saved waits before it moves again; the wait
+doubles after each failure in a row, up to ``BOT_SAVE_RETRY_MAX_SECONDS``."""
+
+BOT_SAVE_RETRY_MAX_SECONDS = 60.0
+"""The longest wait between two attempts of a bot whose actions cannot be saved."""
 
 
 def replay_row(row: GameRow, actions: list[str]) -> Game:
@@ -58,8 +65,16 @@ def _new(row: GameRow) -> Game:
 class LiveGame:
     """One game on the server: apply seats' actions, run its bots, tell its watchers."""
 
-    def __init__(self, row: GameRow, game: Game, store: Store, executor: Executor) -> None:
-        """The game ``game`` stored as ``row``; its bots are built here."""
+    def __init__(
+        self,
+        row: GameRow,
+        game: Game,
+        store: Store,
+        executor: Executor,
+        bot_seconds: float = BOT_SECONDS,
+    ) -> None:
+        """The game ``game`` stored as ``row``; its bots are built here, each move of one
+        limited to ``bot_seconds`` of thinking."""
         self.row = row
         self.game = game
         self._store = store
@@ -69,7 +84,9 @@ class LiveGame:
         self._lock = asyncio.Lock()
         self._listeners: set[Listener] = set()
         self._bots = {
-            s.seat: SeatBot(s.bot, game.ruleset, s.seat, row.seed) for s in row.seats if s.bot
+            s.seat: SeatBot(s.bot, game.ruleset, s.seat, row.seed, bot_seconds)
+            for s in row.seats
+            if s.bot
         }
         self._bot_task: asyncio.Task[None] | None = None
 
@@ -148,16 +165,29 @@ class LiveGame:
         self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
+        wait = BOT_SAVE_RETRY_SECONDS
         while not self.game.is_over and self.game.current_player in self._bots:
             bot = self._bots[self.game.current_player]
             action = await bot.choose(self.game, self._executor)
             try:
                 async with self._lock:
                     await self._commit(bot.seat, action)
+            except StoreError as exc:
+                # The game is as before the move; the bot moves again once the wait is over.
+                log.error(
+                    "game %s: a bot action could not be saved (%s); again in %g s",
+                    self.id,
+                    exc,
+                    wait,
+                )
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, BOT_SAVE_RETRY_MAX_SECONDS)
+                continue
             except Exception as exc:
                 # The game waits, as it was before the move, until the server restarts.
                 log.error("game %s: a bot action could not be committed: %s", self.id, exc)
                 return
+            wait = BOT_SAVE_RETRY_SECONDS
             await self._notify()
 
     async def stop(self) -> None:

@@ -10,10 +10,11 @@ from concurrent.futures import Executor
 from ttr_core.bots.registry import find_bot, installed_bots, parse_spec
 from ttr_core.model.errors import BotError
 from ttr_core.play.game import Game
+from ttr_core.server.bots import BOT_SECONDS, check_bot_seconds
 from ttr_core.server.games import LiveGame, replay_row
 from ttr_core.server.protocol import CreateRequest
 from ttr_core.server.storage import FINISHED, PLAYING, GameRow, SeatRow, Store, now
-from ttr_core.server.tokens import new_game_id, new_token, token_hash
+from ttr_core.server.tokens import is_game_id, new_game_id, new_token, token_hash
 
 log = logging.getLogger("ttr.server")
 
@@ -24,10 +25,15 @@ DEFAULT_SEED_BITS = 62
 class GameRegistry:
     """Every game of one server, over one store."""
 
-    def __init__(self, store: Store, executor: Executor) -> None:
-        """The games kept in ``store``; bots think on ``executor``."""
+    def __init__(self, store: Store, executor: Executor, bot_seconds: float = BOT_SECONDS) -> None:
+        """The games kept in ``store``; bots think on ``executor``, each move for at most
+        ``bot_seconds``.
+
+        :raises ValueError: ``bot_seconds`` is not a number above zero.
+        """
         self.store = store
         self._executor = executor
+        self._bot_seconds = check_bot_seconds(bot_seconds)
         self._live: dict[str, LiveGame] = {}
         self._loading = asyncio.Lock()
 
@@ -65,7 +71,7 @@ class GameRegistry:
             status=FINISHED if game.is_over else PLAYING,
             current=game.current_player,
         )
-        live = LiveGame(row, game, self.store, self._executor)
+        live = LiveGame(row, game, self.store, self._executor, self._bot_seconds)
         await asyncio.to_thread(self.store.create_game, row)
         self._live[row.id] = live
         live.start_bots()
@@ -76,6 +82,8 @@ class GameRegistry:
         live = self._live.get(game_id)
         if live is not None:
             return live
+        if not is_game_id(game_id):
+            return None
         async with self._loading:
             live = self._live.get(game_id)
             if live is not None:
@@ -84,7 +92,8 @@ class GameRegistry:
             if row is None:
                 return None
             actions = await asyncio.to_thread(self.store.actions, game_id)
-            live = LiveGame(row, replay_row(row, actions), self.store, self._executor)
+            game = replay_row(row, actions)
+            live = LiveGame(row, game, self.store, self._executor, self._bot_seconds)
             self._live[game_id] = live
             return live
 

@@ -4,6 +4,13 @@ A game is its setup (edition, options, seed, start player, seats) and its action
 record is rebuilt by replaying the log from the seed. Every accepted action is appended in
 one transaction with the game's new status before the server acknowledges it, so nothing
 acknowledged is ever lost. Seat tokens are kept only as their SHA-256 hashes.
+
+A PostgreSQL store whose connection is lost (the server restarted, the backend
+terminated) connects again on its next operation. An operation cut off before its commit
+is run again once on the new connection (nothing of it was written); one cut off during
+its commit is not: the store asks the new connection whether its writes are there, and
+raises `StoreError` if they are not. SQLite is a file in the server's own process, with no
+connection to lose.
 """
 
 from __future__ import annotations
@@ -11,17 +18,25 @@ from __future__ import annotations
 import abc
 import contextlib
 import json
+import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from attrs import frozen
 
 from ttr_core.model.errors import MissingExtraError
 from ttr_core.model.extras import install_command
+
+log = logging.getLogger("ttr.server")
+
+_T = TypeVar("_T")
+
+CONNECT_SECONDS: Final = 10
+"""How long connecting (or connecting again) to PostgreSQL may take, in seconds."""
 
 PLAYING = "playing"
 """The status of a game that goes on."""
@@ -141,20 +156,31 @@ class _SqlStore(abc.ABC):
         self._lock = threading.Lock()
 
     @abc.abstractmethod
-    def _transaction(self) -> contextlib.AbstractContextManager[Any]:
-        """A cursor in one transaction, committed on leaving, rolled back on an error."""
+    def _run(self, work: Callable[[Any], _T], saved: Callable[[Any], bool] | None = None) -> _T:
+        """``work(cursor)`` in one transaction, committed; rolled back if it raises.
+
+        ``saved(cursor)`` says whether the writes of ``work`` are in the database, for a
+        commit whose outcome is unknown; without it, ``work`` may simply run again.
+        """
 
     def _sql(self, text: str) -> str:
         return text.replace("?", self._placeholder)
 
     def _setup(self) -> None:
-        with self._transaction() as cur:
+        def create(cur: Any) -> None:
             for statement in _SCHEMA:
                 cur.execute(statement)
 
+        self._run(create)
+
     def create_game(self, game: GameRow) -> None:
-        """Keep a new game with its seats (no actions yet)."""
-        with self._transaction() as cur:
+        """Keep a new game with its seats (no actions yet).
+
+        :raises StoreError: the connection was lost while it was committed and the game
+            is not in the database.
+        """
+
+        def insert(cur: Any) -> None:
             cur.execute(
                 self._sql(
                     "INSERT INTO games (id, edition, options, seed, start_player, created,"
@@ -182,6 +208,12 @@ class _SqlStore(abc.ABC):
                     (game.id, s.seat, s.name, s.bot, s.token_hash),
                 )
 
+        def saved(cur: Any) -> bool:
+            cur.execute(self._sql("SELECT 1 FROM games WHERE id = ?"), (game.id,))
+            return cur.fetchone() is not None
+
+        self._run(insert, saved)
+
     def append_action(
         self,
         game_id: str,
@@ -196,35 +228,46 @@ class _SqlStore(abc.ABC):
 
         :raises StoreError: nothing was written (the index is taken, or the write failed).
         """
+
+        def insert(cur: Any) -> None:
+            cur.execute(
+                self._sql("INSERT INTO actions (game_id, idx, action) VALUES (?, ?, ?)"),
+                (game_id, index, action),
+            )
+            cur.execute(
+                self._sql(
+                    "UPDATE games SET status = ?, current_seat = ?, actions = ?, scores = ?"
+                    " WHERE id = ? AND actions = ?"
+                ),
+                (
+                    status,
+                    current,
+                    index + 1,
+                    None if scores is None else json.dumps(scores),
+                    game_id,
+                    index,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise StoreError(f"game {game_id!r} has no action {index - 1} to follow")
+
+        def saved(cur: Any) -> bool:
+            cur.execute(
+                self._sql("SELECT action FROM actions WHERE game_id = ? AND idx = ?"),
+                (game_id, index),
+            )
+            found = cur.fetchone()
+            return found is not None and found[0] == action
+
         try:
-            with self._transaction() as cur:
-                cur.execute(
-                    self._sql("INSERT INTO actions (game_id, idx, action) VALUES (?, ?, ?)"),
-                    (game_id, index, action),
-                )
-                cur.execute(
-                    self._sql(
-                        "UPDATE games SET status = ?, current_seat = ?, actions = ?, scores = ?"
-                        " WHERE id = ? AND actions = ?"
-                    ),
-                    (
-                        status,
-                        current,
-                        index + 1,
-                        None if scores is None else json.dumps(scores),
-                        game_id,
-                        index,
-                    ),
-                )
-                if cur.rowcount != 1:
-                    raise StoreError(f"game {game_id!r} has no action {index - 1} to follow")
+            self._run(insert, saved)
         except StoreError:
             raise
         except Exception as exc:
             raise StoreError(f"the action could not be saved: {type(exc).__name__}") from exc
 
     def _rows(self, where: str, params: Sequence[Any]) -> list[GameRow]:
-        with self._transaction() as cur:
+        def read(cur: Any) -> tuple[list[Any], dict[str, list[SeatRow]]]:
             cur.execute(
                 self._sql(
                     "SELECT id, edition, options, seed, start_player, created, status,"
@@ -246,6 +289,9 @@ class _SqlStore(abc.ABC):
             for game_id, seat, name, bot, hashed in cur.fetchall():
                 if game_id in seats:
                     seats[game_id].append(SeatRow(seat, name, bot, hashed))
+            return games, seats
+
+        games, seats = self._run(read)
         return [
             GameRow(
                 id=g[0],
@@ -274,11 +320,14 @@ class _SqlStore(abc.ABC):
 
     def actions(self, game_id: str) -> list[str]:
         """The game's actions (JSON text) in order."""
-        with self._transaction() as cur:
+
+        def read(cur: Any) -> list[str]:
             cur.execute(
                 self._sql("SELECT action FROM actions WHERE game_id = ? ORDER BY idx"), (game_id,)
             )
             return [row[0] for row in cur.fetchall()]
+
+        return self._run(read)
 
 
 class SQLiteStore(_SqlStore):
@@ -294,17 +343,17 @@ class SQLiteStore(_SqlStore):
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._setup()
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Cursor]:
+    def _run(self, work: Callable[[Any], _T], saved: Callable[[Any], bool] | None = None) -> _T:
         with self._lock:
             cur = self._conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
             try:
-                yield cur
+                result = work(cur)
             except BaseException:
                 cur.execute("ROLLBACK")
                 raise
             cur.execute("COMMIT")
+            return result
 
     def close(self) -> None:
         """Close the database file."""
@@ -313,7 +362,8 @@ class SQLiteStore(_SqlStore):
 
 
 class PostgresStore(_SqlStore):
-    """Games in a PostgreSQL database given by URL (``postgresql://user@host/db``)."""
+    """Games in a PostgreSQL database given by URL (``postgresql://user@host/db``); a lost
+    connection is opened again on the next operation (see the module's docs)."""
 
     _placeholder = "%s"
 
@@ -329,18 +379,107 @@ class PostgresStore(_SqlStore):
             raise MissingExtraError(
                 f"a PostgreSQL database needs psycopg: {install_command('server')}"
             ) from None
-        self._conn = psycopg.connect(url, autocommit=True)
+        self._psycopg = psycopg
+        self._url = url
+        self._conn = self._connect()
         self._setup()
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[Any]:
-        with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
-            yield cur
+    def _connect(self) -> Any:
+        return self._psycopg.connect(self._url, connect_timeout=CONNECT_SECONDS)
+
+    def _connection(self) -> Any:
+        """The open connection, or a new one if it was lost.
+
+        :raises StoreError: the database cannot be reached.
+        """
+        if self._conn.closed or self._conn.broken:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            try:
+                self._conn = self._connect()
+            except self._psycopg.Error as exc:
+                raise StoreError(
+                    f"cannot reach the PostgreSQL database: {_first_line(exc)}"
+                ) from exc
+            log.info("connected to the PostgreSQL database again")
+        return self._conn
+
+    def _lost(self, conn: Any, exc: Exception) -> bool:
+        """Whether ``exc`` means that ``conn`` is gone (rather than a refused statement)."""
+        return isinstance(exc, self._psycopg.OperationalError) and (conn.closed or conn.broken)
+
+    def _run(self, work: Callable[[Any], _T], saved: Callable[[Any], bool] | None = None) -> _T:
+        """Run ``work`` in one transaction; once more on a new connection if the connection
+        was lost before the commit (or during the commit of work without ``saved``).
+
+        :raises StoreError: the connection was lost again, or cannot be opened again, or
+            was lost during a commit whose writes are not in the database.
+        """
+        with self._lock:
+            attempt = 1
+            while True:
+                conn = self._connection()
+                try:
+                    with conn.cursor() as cur:
+                        result = work(cur)
+                except Exception as exc:
+                    if not self._lost(conn, exc):
+                        with contextlib.suppress(Exception):
+                            conn.rollback()
+                        raise
+                    if attempt == 2:
+                        raise StoreError(
+                            f"lost the PostgreSQL connection: {_first_line(exc)}"
+                        ) from exc
+                    # Nothing was committed: run the work again on a new connection.
+                    log.warning("lost the PostgreSQL connection (%s): again", _first_line(exc))
+                    attempt += 1
+                    continue
+                try:
+                    conn.commit()
+                except Exception as exc:
+                    if not self._lost(conn, exc):
+                        raise
+                    log.warning("lost the PostgreSQL connection during a commit: %s", exc)
+                    if saved is not None:
+                        self._check_saved(saved)
+                    elif attempt == 2:
+                        raise StoreError(
+                            f"lost the PostgreSQL connection: {_first_line(exc)}"
+                        ) from exc
+                    else:
+                        attempt += 1
+                        continue
+                return result
+
+    def _check_saved(self, saved: Callable[[Any], bool]) -> None:
+        """After a commit cut off, ask a new connection whether its writes are there.
+
+        :raises StoreError: they are not, or the database cannot be asked.
+        """
+        conn = self._connection()
+        try:
+            with conn.cursor() as cur:
+                found = saved(cur)
+            conn.commit()
+        except self._psycopg.Error as exc:
+            raise StoreError(
+                f"the connection was lost during a commit: {_first_line(exc)}"
+            ) from exc
+        if not found:
+            raise StoreError("the connection was lost during a commit: nothing was saved")
+        log.info("the commit cut off by the lost connection had been saved")
 
     def close(self) -> None:
         """Close the connection."""
         with self._lock:
             self._conn.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of a driver's message (PostgreSQL's add details on later lines)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def open_store(db: str) -> Store:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def new_token() -> str:
@@ -25,3 +28,10 @@ def matches(token: str, stored_hash: str) -> bool:
 def new_game_id() -> str:
     """A fresh, unguessable game id (96 random bits, URL-safe)."""
     return secrets.token_urlsafe(12)
+
+
+def is_game_id(text: str) -> bool:
+    """True when ``text`` could be a game id: URL-safe characters only, at most 64 of them.
+    Anything else names no game, and is answered so without asking the database (which
+    may refuse some characters, such as NUL, outright)."""
+    return _GAME_ID.fullmatch(text) is not None

@@ -6,6 +6,8 @@ from typing import Any
 
 from ttr_core.formats.serialize import event_to_json, view_to_json
 from ttr_core.play.game import Game, LogEntry
+from ttr_core.rules.queries import ticket_results
+from ttr_core.rules.scoring import scoresheet_json
 from ttr_core.rules.views import redact
 from ttr_core.server.storage import GameRow
 
@@ -36,6 +38,43 @@ def final_scores(game: Game) -> list[dict[str, Any]]:
         {"seat": s, "name": p.name, "total": p.total, "winner": s in sheet.winners}
         for s, p in enumerate(sheet.players)
     ]
+
+
+def public_events(game: Game, until: int) -> list[dict[str, Any]]:
+    """The events of the first ``until`` actions as a spectator sees them (every secret
+    hidden): the history a table shows before the events it is sent."""
+    entries: list[LogEntry] = game.log[:until]
+    return [event_to_json(redact(e, SPECTATOR)) for entry in entries for e in entry.events]
+
+
+def ticket_progress(game: Game, seat: int) -> list[dict[str, Any]]:
+    """Each ticket ``seat`` keeps, in the order it holds them, with its points and whether
+    its cities are joined as the final scoring would count it now (stations included);
+    none for [`SPECTATOR`][]."""
+    if seat == SPECTATOR:
+        return []
+    results = ticket_results(game.ruleset, game.view(seat), seat)
+    return [{"ticket": r.ticket, "points": r.points, "completed": r.completed} for r in results]
+
+
+def final_sheet(game: Game) -> dict[str, Any] | None:
+    """The final score sheet once the game is over (as ``ttr score`` writes it, plus the
+    winners' seats), else None."""
+    if not game.is_over:
+        return None
+    sheet = game.scores()
+    return {**scoresheet_json(game.ruleset, sheet), "winner_seats": list(sheet.winners)}
+
+
+def table_extras(game: Game, seat: int) -> dict[str, Any]:
+    """What a state message carries beside the view for the web table: the number of
+    actions taken, the seat's ticket progress and, when the game is over, the final score
+    sheet."""
+    return {
+        "actions": len(game.log),
+        "progress": ticket_progress(game, seat),
+        "final": final_sheet(game),
+    }
 
 
 def summary(row: GameRow) -> dict[str, Any]:

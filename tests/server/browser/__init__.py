@@ -1,0 +1,1 @@
+"""Tests of the web table in a real browser (Chromium driven by Playwright)."""
