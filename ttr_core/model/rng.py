@@ -22,6 +22,7 @@ _GAMMA: Final = 0x9E3779B97F4A7C15
 _SPAN: Final = 1 << 64
 _M32: Final = 0xFFFFFFFF
 _SPAN32: Final = 1 << 32
+_SIGN: Final = 1 << 63
 _SMALL: Final = 1 << 30
 """``below_halves`` serves ``n`` below this."""
 _HALVES: Final = is_compiled(__file__)
@@ -67,8 +68,11 @@ def below_halves(state: int, n: int) -> tuple[int, int]:
     integers (``i64``, plain ``int`` when not compiled); plain Python is faster with
     [`below_wide`][]. Both give the same outputs (the tests compare them).
     """
-    hi: i64 = state >> 32
-    lo: i64 = state & _M32
+    # The state as a signed 64-bit number (two's complement), read with one conversion
+    # (at most one subtraction of a big integer) rather than a shift and a mask of it.
+    whole: i64 = state if state < _SIGN else state - _SPAN
+    hi: i64 = (whole >> 32) & _M32
+    lo: i64 = whole & _M32
     span_mod: i64 = _SPAN32 % n  # 2**32 % n
     rest: i64 = span_mod * span_mod % n  # 2**64 % n: outputs above 2**64 - 1 - rest are redrawn
     while True:
@@ -102,7 +106,8 @@ def below_halves(state: int, n: int) -> tuple[int, int]:
         vhi: i64 = zhi ^ (zhi >> 31)
         if vhi != _M32 or _M32 - vlo >= rest:
             k: i64 = ((vhi % n) * span_mod + vlo) % n
-            return int(k), (int(hi) << 32) | int(lo)
+            whole = (hi << 32) | lo  # wraps to the signed form from 2**63 on
+            return int(k), whole if whole >= 0 else int(whole) + _SPAN
 
 
 def below_wide(state: int, n: int) -> tuple[int, int]:

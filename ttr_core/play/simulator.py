@@ -203,6 +203,9 @@ class Simulator:
             self._log = list(copy_of._log)
         self._extras = ix.has_groups or rs.params.stations > 0
         """Whether turns may offer claims with card groups or stations."""
+        self._seeded: bool = False if copy_of is None else copy_of._seeded
+        """Whether the table has a generator (its ``rng`` is not negative), kept with it
+        so that each decision need not compare a 64-bit state."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -259,6 +262,7 @@ class Simulator:
         t.chance = chance
         t.current = t.start_player = start
         t.rng = -1 if given is None else rng.seed_state(given)
+        sim._seeded = given is not None
         if dealt is not None:
             dealt.append(ev.GameStarted(players=n, start_player=start))
         t.deck = piles.shuffle(t, "train", "setup", ix.train_deck)
@@ -325,6 +329,7 @@ class Simulator:
         `ttr_core.Game.from_simulator` refuses it (there is no deal to save or replay).
         """
         self._table.load(state)
+        self._seeded = self._table.rng >= 0
         self._seed = None
         self._setup = ()
         self._log = []
@@ -554,7 +559,7 @@ class Simulator:
         if type(k) is not int:
             raise IndexError(f"legal action index must be an int, not {quote(k)}")
         t = self._table
-        if self._record or t.rng < 0:
+        if self._record or not self._seeded:
             self.apply(self.legal_action(k))
             return
         if self._listed != t.version:
@@ -650,7 +655,7 @@ class Simulator:
             # The very object the listing built at this position: legal by construction.
             k = self._built_index
             self._built = None
-            if t.rng >= 0 and t.chance is None:
+            if self._seeded and t.chance is None:
                 t.version += 1
                 route = self._built_route
                 if route >= 0 and isinstance(action, ClaimRoute):
@@ -664,7 +669,7 @@ class Simulator:
 
         else:
             do = self._check(action)
-        if t.rng < 0 or t.chance is not None:
+        if not self._seeded or t.chance is not None:
             # Outcomes from a record can be refused midway: keep a copy to go back to.
             backup = Table(t.rs, t.players, copy_of=t)
             events = t.events

@@ -22,7 +22,7 @@ locomotives first, then each colour in card order, the most coloured cards first
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ttr_core.model import events as ev
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS, describe
@@ -47,14 +47,18 @@ def blocked_in(t: Table, p: int, k: int) -> int:
     blocked = t.blocked[p]
     if not blocked:
         return 0
-    class_of = t.ix.class_of
-    return sum(1 for b in blocked if class_of[b] == k)
+    class_of = t.claims.class_of
+    n = 0
+    for b in blocked:
+        if class_of[b] == k:
+            n += 1
+    return n
 
 
 def open_to(t: Table, r: int, p: int) -> bool:
     """Whether seat ``p`` may claim track ``r`` as far as owners go (trains aside): it is
     free (unclaimed and not closed) and not the parallel of one of ``p``'s tracks."""
-    return r in t.free[t.ix.class_of[r]] and r not in t.blocked[p]
+    return r in t.free[t.claims.class_of[r]] and r not in t.blocked[p]
 
 
 def track_error(t: Table, route: object) -> tuple[int, tuple[str, str] | None]:
@@ -121,15 +125,22 @@ def check_claim(t: Table, route: object, cards: object) -> int:
 # -- listing -----------------------------------------------------------------------------
 
 
-def _reach(t: Table, p: int) -> list[int]:
-    """Per route colour (gray last), the longest track seat ``p`` might pay for: cards of
-    the colour (for gray, of the colour held most) plus locomotives, at most its trains."""
+def _reach(t: Table, p: int, c: int) -> int:
+    """The longest track of route colour ``c`` (gray is 8) seat ``p`` might pay for: cards
+    of the colour (for gray, of the colour held most) plus locomotives, at most its trains."""
     base = p * NUM_KINDS
-    reach = t.hands[base : base + NUM_KINDS]
-    locos = reach[LOCO]
-    reach[LOCO] = max(reach[:LOCO])
+    hands = t.hands
+    if c == GRAY:
+        n = 0
+        for k in range(LOCO):
+            held = hands[base + k]
+            if held > n:
+                n = held
+    else:
+        n = hands[base + c]
+    n += hands[base + LOCO]
     trains = t.trains[p]
-    return [n + locos if n + locos < trains else trains for n in reach]
+    return n if n < trains else trains
 
 
 def count_claims(t: Table) -> int:
@@ -139,8 +150,8 @@ def count_claims(t: Table) -> int:
     colour's classes together depend only on which of its tracks are free (the block's
     signature), the locomotives and the cards of that colour held: the table keeps, per
     colour, those sums for its current signature, indexed by the hand. The gray classes'
-    sum is memoised on the signature and the hand's gray counts. With fewer trains than
-    the longest track, the classes are walked instead.
+    sum is worked out from the free tracks and the hand's gray counts. With fewer trains
+    than the longest track, the classes are walked instead.
     """
     p = t.current
     tab = t.claims
@@ -156,56 +167,40 @@ def count_claims(t: Table) -> int:
     for c in tab.colored:
         held = hands[base + c]
         total += rows[c][row + (held if held < top else top)]
-    sig = t.sig
-    memo = tab.count_memo
     if tab.has_gray:
-        key = (sig[GRAY] << 24 | t.gray_id[p]) * NUM_KINDS + GRAY
-        n = memo.get(key)
-        if n is None:
-            n = _memo_block(t, key, tab.gray_values[t.gray_id[p]], tab.start[GRAY])
-        total += n
-    if t.blocked[p]:
-        pb = p * tab.classes
-        class_of = t.ix.class_of
-        for b in t.blocked[p]:
-            total -= t.pay_count[pb + class_of[b]]
+        free = t.free_count
+        at = tab.start[GRAY]
+        for per in t.pay_count[base + GRAY]:
+            if per:
+                total += free[at] * per
+            at += 1
+    blocked = t.blocked[p]
+    if blocked:
+        pay = t.pay_count
+        class_of = tab.class_of
+        block_of = tab.block_of
+        place = tab.place
+        for b in blocked:
+            k = class_of[b]
+            total -= pay[base + block_of[k]][place[k]]
     return total
-
-
-COUNT_MEMO_LIMIT: Final = 500_000
-"""How many colour-block claim counts ``ClaimTables.count_memo`` holds before it is
-emptied; the memo is shared by the rulesets with the same route classes."""
-
-
-def _memo_block(t: Table, key: int, counts: tuple[int, ...], lo: int) -> int:
-    """A colour block's claim count: its classes' free tracks times ``counts``."""
-    memo = t.claims.count_memo
-    if len(memo) >= COUNT_MEMO_LIMIT:
-        memo.clear()
-    free = t.free_count
-    n = 0
-    for i, per in enumerate(counts):
-        if per:
-            n += free[lo + i] * per
-    memo[key] = n
-    return n
 
 
 def _walk_count(t: Table, p: int) -> int:
     """``count_claims`` by walking each colour's classes from the shortest, stopping at
     the first one too long for the cards or the trains."""
     tab = t.claims
-    pb = p * tab.classes
+    base = p * NUM_KINDS
     pay = t.pay_count
     free = t.free_count
-    reach = _reach(t, p)
     total = 0
     for c, block in tab.blocks:
-        most = reach[c]
-        for k, length in block:
+        most = _reach(t, p, c)
+        counts = pay[base + c]
+        for i, (k, length) in enumerate(block):
             if length > most:
                 break
-            n = pay[pb + k]
+            n = counts[i]
             if n:
                 total += (free[k] - blocked_in(t, p, k)) * n
     return total
@@ -215,28 +210,29 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
     """The ``i``-th legal claim as (track index, payment), in listing order."""
     p = t.current
     tab = t.claims
-    pb = p * tab.classes
+    base = p * NUM_KINDS
     pay = t.pay_count
     free = t.free_count
-    reach = _reach(t, p)
     blocked = t.blocked[p]
     for c, block in tab.blocks:
-        most = reach[c]
-        for k, length in block:
+        most = _reach(t, p, c)
+        counts = pay[base + c]
+        for at, (k, length) in enumerate(block):
             if length > most:
                 break
-            n = pay[pb + k]
+            n = counts[at]
             if not n:
                 continue
             span = (free[k] - blocked_in(t, p, k) if blocked else free[k]) * n
             if i >= span:
                 i -= span
                 continue
-            pick, j = divmod(i, n)
+            pick = i // n
+            j = i - pick * n
             for r in t.free[k]:
-                if r not in blocked:
+                if not blocked or r not in blocked:
                     if not pick:
-                        return r, _payment_at(tab, k, t.hands, p * NUM_KINDS, j)
+                        return r, _payment_at(tab, k, t.hands, base, j)
                     pick -= 1
     raise IndexError("claim index out of range")
 
@@ -268,23 +264,24 @@ def _payment_at(tab: ClaimTables, k: int, hands: list[int], base: int, j: int) -
 
 def _close(t: Table, r: int) -> None:
     """Take track ``r`` out of its class's free tracks (if it is there)."""
-    k = t.ix.class_of[r]
+    tab = t.claims
+    k = tab.class_of[r]
     routes = t.free[k]
-    if r in routes:
-        i = routes.index(r)
-        t.free[k] = routes[:i] + routes[i + 1 :]
-        t.free_count[k] -= 1
-        tab = t.claims
-        c = tab.block_of[k]
-        t.sig[c] -= tab.weight[k]
-        if c < LOCO:
-            t.block_counts[c] = tab.block_row(c, t.sig[c], t.free_count)
+    for x in routes:
+        if x == r:
+            kept = list(routes)
+            kept.remove(r)
+            t.free[k] = tuple(kept)
+            t.free_count[k] -= 1
+            c = tab.block_of[k]
+            t.sig[c] -= tab.weight[k]
+            if c < LOCO:
+                t.block_counts[c] = tab.block_row(c, t.sig[c], t.free_count)
+            return
 
 
 def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int, ...]) -> None:
     """Pay, place the trains, score, and close the parallel track as the rules say."""
-    rs = t.rs
-    ix = t.ix
     p = t.current
     pay_cards(t, p, cards)
     piles.to_discard(t, cards)
@@ -294,12 +291,12 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
     owners[r] = p
     t.owners_changed()
     _close(t, r)
-    twin = ix.route_twin[r]
+    twin = t.route_twin[r]
     if twin >= 0:
         q = owners[twin]
         if q < 0:
             # The claim keeps the parallel track from everyone or from this seat only.
-            if parallel_rule(rs, owners, twin, -1, t.players):
+            if parallel_rule(t.rs, owners, twin, -1, t.players):
                 _close(t, twin)
             else:
                 t.blocked[p] = (*t.blocked[p], twin)
@@ -310,13 +307,13 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
                 i = kept.index(r)
                 t.blocked[q] = kept[:i] + kept[i + 1 :]
                 t.seat_changed(q)
-    points = ix.route_points[r]
+    points = t.route_points[r]
     if t.events is not None:
         t.events.append(
-            ev.RouteClaimed(player=p, route=ix.route_ids[r], cards=cards, points=points)
+            ev.RouteClaimed(player=p, route=t.ix.route_ids[r], cards=cards, points=points)
         )
-    t.trains[p] -= ix.route_len[r]
+    t.trains[p] = t.trains[p] - t.route_len[r]
     t.seat_changed(p)
-    t.score_track[p] += points
+    t.score_track[p] = t.score_track[p] + points
     piles.refill(t)
     end_turn(t)

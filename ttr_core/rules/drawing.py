@@ -26,9 +26,10 @@ def face_up_choices(t: Table) -> tuple[int, ...]:
     if t.phase == TURN:
         return t.faceup
     if t.phase == SECOND_CARD:
-        if t.ix.face_up_loco_whole_draw and LOCO in t.faceup:
-            return tuple(c for c in t.faceup if c != LOCO)
-        return t.faceup
+        faceup = t.faceup
+        if t.loco_whole_draw and faceup and faceup[-1] == LOCO:
+            return faceup[:-1]  # in card order, so a locomotive comes last
+        return faceup
     return ()
 
 
@@ -57,13 +58,16 @@ def blind_error(t: Table) -> tuple[str, str]:
 
 def take_face_up(t: Table, card: int) -> None:
     """Take the leftmost face-up ``card`` (listed), refill the display, go on or end."""
-    slot = t.display.index(card)
-    t.display[slot] = -1
+    display = t.display
+    slot = 0
+    while display[slot] != card:
+        slot += 1
+    display[slot] = -1
     if t.events is not None:
         t.events.append(ev.FaceUpTaken(player=t.current, slot=slot, card=card))
     piles.refill(t)
     gain_card(t, t.current, card)
-    if card == LOCO and t.ix.face_up_loco_whole_draw:
+    if card == LOCO and t.loco_whole_draw:
         end_turn(t)
     else:
         _second_card(t)
@@ -93,8 +97,12 @@ def _second_card(t: Table) -> None:
 
 def _face_up_second(t: Table) -> bool:
     """Whether the display offers a card that may be taken second."""
-    restricted = t.ix.face_up_loco_whole_draw
-    return any(c >= 0 and not (restricted and c == LOCO) for c in t.display)
+    restricted = t.loco_whole_draw
+    # A loop rather than any(): compiled, a generator is an object per call.
+    for c in t.display:  # noqa: SIM110
+        if c >= 0 and not (restricted and c == LOCO):
+            return True
+    return False
 
 
 def check_face_up(t: Table, card: object) -> None:

@@ -17,14 +17,17 @@ The model:
   classes form one block. A coloured block's counts depend only on the locomotives and
   the cards of its colour, so ``rows[c]`` holds them for every such pair. The gray
   block's counts depend on every colour count; they are numbered by clamped hand
-  ([`ClaimTables.gray_lookup`][ttr_core.rules.payment_counts.ClaimTables.gray_lookup]) and memoised.
-* Each seat's counts (``Table.pay_count``) are kept current as its hand changes
+  ([`ClaimTables.gray_number`][ttr_core.rules.payment_counts.ClaimTables.gray_number]) and memoised.
+* Each seat's counts (``Table.pay_count``: per seat and route colour, the counts of the
+  colour's block as a shared tuple, so that a change stores one reference) are kept
+  current as its hand changes
   ([`gain_card`][], [`pay_cards`][]): a card of one colour changes the counts of that
   colour's block and of the gray block, a locomotive all of them ([`recount_hand`][]).
 * The claims a colour block offers are its free tracks times its counts. Which of its tracks are
-  free is the block's *signature*; per signature and hand the sums are kept
-  ([`ClaimTables.block_row`][ttr_core.rules.payment_counts.ClaimTables.block_row], ``count_memo``),
-  and [`count_claims`][ttr_core.rules.claims.count_claims] reads them.
+  free is the block's *signature*; per signature and hand the coloured blocks' sums are kept
+  ([`ClaimTables.block_row`][ttr_core.rules.payment_counts.ClaimTables.block_row]), and
+  [`count_claims`][ttr_core.rules.claims.count_claims] reads them (the gray block's sum it
+  works out from the seat's gray counts).
 
 The tables depend only on the route classes, so rulesets with the same classes share
 them; the memos keyed by hands are each ruleset object's own (see [`claim_tables`][]).
@@ -35,7 +38,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
-from ttr_core.model.native import is_compiled
 from ttr_core.rules.index import index_of, memos_of
 from ttr_core.rules.payments import payment_error
 
@@ -136,6 +138,13 @@ class ClaimTables:
             self.colored: list[int] = [c for c in range(LOCO) if self.start[c + 1] > self.start[c]]
             """The card colours that have tracks of their own colour."""
             self.has_gray = self.start[GRAY] < self.classes
+            self.digit: list[int] = [NUM_KINDS**n for n in range(size)]
+            """Per clamped colour count, what it adds to a symmetric gray key (``gray_key``)."""
+            self.digit_span: int = NUM_KINDS**size
+            self.place: list[int] = [
+                k - self.start[self.class_color[k]] for k in range(self.classes)
+            ]
+            """Per class, its place in its colour's block (an index into a seat's counts)."""
         else:
             self.top = like.top
             self.size = like.size
@@ -155,19 +164,22 @@ class ClaimTables:
             self.block_rows = like.block_rows
             self.colored = like.colored
             self.has_gray = like.has_gray
+            self.digit = like.digit
+            self.digit_span = like.digit_span
+            self.place = like.place
+        self.class_of: list[int] = list(ix.class_of)
+        """Per track, its route class (the map's own, so not shared with ``like``)."""
         self._memos()
 
     def _memos(self) -> None:
         """Start the memos keyed by hands, which are the ruleset's own (see ``claim_tables``)."""
         self.gray_ids: dict[int, int] = {}
-        """Gray payment counts are numbered by clamped hand (see [`gray_lookup`][])."""
+        """Gray payment counts are numbered by clamped hand (see [`gray_number`][])."""
         self.gray_values: list[tuple[int, ...]] = []
         """The gray payment counts of each number."""
-        self.gray_next: dict[int, int] = {}
+        self.gray_next: list[int] = []
         """Gray numbers after one colour count changes, at ``(number * size + old) * size
-        + new`` (where gray classes treat every colour alike)."""
-        self.count_memo: dict[int, int] = {}
-        """The gray block's claim count by (signature, gray number)."""
+        + new``, -1 where not met yet (where gray classes treat every colour alike)."""
 
     def block_row(self, c: int, sig: int, free: list[int]) -> list[int]:
         """Colour ``c``'s claim counts with its free tracks as ``free`` says (whose
@@ -183,28 +195,55 @@ class ClaimTables:
             ]
         return found
 
-    def gray_lookup(self, held: list[int]) -> int:
-        """The number of the gray payment counts for clamped hand counts ``held``.
+    def gray_number(self, key: int, hand: list[int], base: int) -> int:
+        """The number of the gray payment counts of ``key`` (see ``gray_key``), for
+        the nine counts of ``hand`` from ``base`` on (clamped here).
 
         Numbers are never reused; there are at most as many as (locomotives, multiset of
         colour counts) pairs, so the table stays bounded.
         """
-        locos = held[LOCO]
-        colours = sorted(held[:LOCO]) if self.gray_symmetric else held[:LOCO]
-        size = self.size
-        key = locos  # the counts as the digits of a number in base ``size`` (top + 1)
-        for n in colours:
-            key = key * size + n
         found = self.gray_ids.get(key)
         if found is None:
-            row = locos * self.size
-            values = tuple(
-                only[row] + sum(tables[c][row + held[c]] for c in range(LOCO))
-                for tables, only in zip(self.gray_part, self.gray_only, strict=True)
-            )
+            top = self.top
+            held = [n if n < top else top for n in hand[base : base + NUM_KINDS]]
+            row = held[LOCO] * self.size
+            values: list[int] = []
+            for g, tables in enumerate(self.gray_part):
+                n = self.gray_only[g][row]
+                for c in range(LOCO):
+                    n += tables[c][row + held[c]]
+                values.append(n)
             found = self.gray_ids[key] = len(self.gray_values)
-            self.gray_values.append(values)
+            self.gray_values.append(tuple(values))
+            if self.gray_symmetric:
+                self.gray_next.extend([-1] * (self.size * self.size))
         return found
+
+
+def gray_key(tab: ClaimTables, hand: list[int], base: int) -> int:
+    """The key of the gray payment counts of the nine counts of ``hand`` from ``base`` on.
+
+    Counts are clamped to the longest track. Where gray classes treat every colour alike,
+    only the multiset of colour counts matters: a colour holding ``n`` cards adds
+    ``NUM_KINDS ** n`` (``tab.digit[n]``), and as at most eight colours share a count
+    these base-9 digits never carry, so the sum names the multiset without a sort. Else
+    the counts are the digits of a number in base ``size``, locomotives first.
+    """
+    top = tab.top
+    size = tab.size
+    locos = hand[base + LOCO]
+    key = locos if locos < top else top
+    if tab.gray_symmetric:
+        digit = tab.digit
+        key *= tab.digit_span
+        for c in range(LOCO):
+            n = hand[base + c]
+            key += digit[n if n < top else top]
+        return key
+    for c in range(LOCO):
+        n = hand[base + c]
+        key = key * size + (n if n < top else top)
+    return key
 
 
 def _affordable(size: int, payments: list[tuple[int, int]]) -> list[int]:
@@ -260,41 +299,22 @@ def recount_hand(t: Table, p: int) -> None:
     tab = t.claims
     top = tab.top
     base = p * NUM_KINDS
-    held = [n if n < top else top for n in t.hands[base : base + NUM_KINDS]]
-    row = held[LOCO] * tab.size
+    hands = t.hands
+    locos = hands[base + LOCO]
+    row = (locos if locos < top else top) * tab.size
     pay = t.pay_count
-    pb = p * tab.classes
-    start = tab.start
+    rows = tab.rows
     for c in tab.colored:
-        _put(pay, pb + start[c], tab.rows[c][row + held[c]])
+        held = hands[base + c]
+        pay[base + c] = rows[c][row + (held if held < top else top)]
     if tab.has_gray:
-        _set_gray(t, p, held)
+        _set_gray(t, p, tab.gray_number(gray_key(tab, hands, base), hands, base))
 
 
-def _put(pay: list[int], at: int, counts: tuple[int, ...]) -> None:
-    """Write ``counts`` into ``pay`` from index ``at`` on.
-
-    Compiled, a loop stores machine integers where a slice assignment would build a
-    slice object and set items generically; in plain Python the slice is faster.
-    """
-    if _COMPILED:
-        for n in counts:
-            pay[at] = n
-            at += 1
-    else:
-        pay[at : at + len(counts)] = counts
-
-
-_COMPILED: Final = is_compiled(__file__)
-
-
-def _set_gray(t: Table, p: int, held: list[int]) -> None:
-    """Set seat ``p``'s gray payment counts for its clamped hand counts ``held``."""
-    tab = t.claims
-    gid = tab.gray_lookup(held)
+def _set_gray(t: Table, p: int, gid: int) -> None:
+    """Set seat ``p``'s gray payment counts to those numbered ``gid``."""
     t.gray_id[p] = gid
-    pb = p * tab.classes
-    _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
+    t.pay_count[p * NUM_KINDS + GRAY] = t.claims.gray_values[gid]
 
 
 def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
@@ -308,37 +328,30 @@ def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
     if old == new:
         return
     base = p * NUM_KINDS
-    locos = t.hands[base + LOCO]
-    if locos > top:
-        locos = top
-    lo, hi = tab.start[c], tab.start[c + 1]
-    if hi > lo:
-        pb = p * tab.classes
-        _put(t.pay_count, pb + lo, tab.rows[c][locos * tab.size + new])
+    hands = t.hands
+    if tab.start[c + 1] > tab.start[c]:
+        locos = hands[base + LOCO]
+        t.pay_count[base + c] = tab.rows[c][(locos if locos < top else top) * tab.size + new]
     if not tab.has_gray:
         return
     if tab.gray_symmetric:
         # The gray counts depend on the multiset of colour counts: one moves old -> new.
         size = tab.size
-        key = (t.gray_id[p] * size + old) * size + new
-        gid = tab.gray_next.get(key)
-        if gid is not None:
-            t.gray_id[p] = gid
-            pb = p * tab.classes
-            _put(t.pay_count, pb + tab.start[GRAY], tab.gray_values[gid])
-            return
-        held = [n if n < top else top for n in t.hands[base : base + NUM_KINDS]]
-        _set_gray(t, p, held)
-        tab.gray_next[key] = t.gray_id[p]
+        at = (t.gray_id[p] * size + old) * size + new
+        gid = tab.gray_next[at]
+        if gid < 0:
+            gid = tab.gray_next[at] = tab.gray_number(gray_key(tab, hands, base), hands, base)
+        _set_gray(t, p, gid)
         return
-    _set_gray(t, p, [n if n < top else top for n in t.hands[base : base + NUM_KINDS]])
+    _set_gray(t, p, tab.gray_number(gray_key(tab, hands, base), hands, base))
 
 
 def gain_card(t: Table, p: int, card: int) -> None:
     """Add one card to seat ``p``'s hand."""
     i = p * NUM_KINDS + card
-    old = t.hands[i]
-    t.hands[i] = old + 1
+    hands = t.hands
+    old = hands[i]
+    hands[i] = old + 1
     t.seat_changed(p)
     if card == LOCO:
         recount_hand(t, p)
@@ -353,7 +366,7 @@ def pay_cards(t: Table, p: int, cards: tuple[int, ...]) -> None:
     hands = t.hands
     if cards[LOCO]:
         for k in range(NUM_KINDS):
-            hands[base + k] -= cards[k]
+            hands[base + k] = hands[base + k] - cards[k]
         recount_hand(t, p)
         return
     for c in range(LOCO):

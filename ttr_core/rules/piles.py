@@ -88,11 +88,13 @@ def draw(t: Table) -> int:
     return card
 
 
-def to_discard(t: Table, cards: Sequence[int]) -> None:
+def to_discard(t: Table, cards: tuple[int, ...]) -> None:
     """Put nine counts of cards on the discard pile."""
     discard = t.discard
     for k in range(NUM_KINDS):
-        discard[k] += cards[k]
+        n = cards[k]
+        if n:
+            discard[k] = discard[k] + n
 
 
 def refill(t: Table) -> None:
@@ -135,9 +137,7 @@ def _refill(t: Table) -> None:
     ``flush_repeats`` times in a row (FLUSH-3), and only while deck or discard pile hold
     a card (FLUSH-4).
     """
-    rs = t.rs
-    ix = t.ix
-    flush_at = ix.flush_at
+    flush_at = t.flush_at
     repeats = 0
     display = t.display
     events = t.events
@@ -156,7 +156,7 @@ def _refill(t: Table) -> None:
                 revealed = True
                 if events is not None:
                     events.append(ev.CardRevealed(slot=slot, card=new))
-        if not revealed or flush_at is None:
+        if not revealed or flush_at < 0:
             return
         locos = 0
         for card in display:
@@ -166,7 +166,7 @@ def _refill(t: Table) -> None:
             return
         if available(t) == 0:
             return
-        if repeats >= rs.params.display.flush_repeats:
+        if repeats >= t.flush_repeats:
             if events is not None:
                 events.append(ev.LocomotivesRemain(locomotives=display.count(LOCO)))
             return

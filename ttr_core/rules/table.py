@@ -76,6 +76,12 @@ FIELDS: Final = (
     Field("events", "own"),
     Field("chance", "own"),
     Field("claims", "fixed"),
+    Field("route_len", "fixed"),
+    Field("route_points", "fixed"),
+    Field("route_twin", "fixed"),
+    Field("flush_at", "fixed"),
+    Field("flush_repeats", "fixed"),
+    Field("loco_whole_draw", "fixed"),
     Field("phase", "shared", "phase"),
     Field("current", "shared", "current"),
     Field("start_player", "shared", "start_player"),
@@ -144,11 +150,20 @@ class Table:
         """Where shuffles come from instead of ``rng`` (replays of seedless records)."""
         self.claims: ClaimTables = claim_tables(rs) if copy_of is None else copy_of.claims
         """The ruleset's claim tables (built once per ruleset)."""
+        ix = self.ix
+        # The index's tables and rules that every turn reads, as attributes of this
+        # compiled class (the index's own are generic attribute lookups).
+        self.route_len: tuple[int, ...] = ix.route_len
+        self.route_points: tuple[int, ...] = ix.route_points
+        self.route_twin: tuple[int, ...] = ix.route_twin
+        self.flush_at: int = -1 if ix.flush_at is None else ix.flush_at
+        """Face-up locomotives that flush the display, -1 for never."""
+        self.flush_repeats: int = rs.params.display.flush_repeats
+        self.loco_whole_draw: bool = ix.face_up_loco_whole_draw
+        """Whether a face-up locomotive is the whole draw (DRAW-4, DRAW-5)."""
         if copy_of is not None:
             copy_of.copy_into(self)
             return
-        ix = self.ix
-        k = len(ix.class_keys)
         self.phase = OPENING_TICKETS
         self.current = 0
         self.start_player = 0
@@ -178,10 +193,11 @@ class Table:
         self.free: list[tuple[int, ...]] = list(ix.class_routes)
         """Per route class, its tracks that are unclaimed and not closed, in map order."""
         self.free_count: list[int] = [len(routes) for routes in ix.class_routes]
-        self.pay_count: list[int] = [0] * (players * k)
-        """Per seat and route class, the payments the seat's hand affords."""
+        self.pay_count: list[tuple[int, ...]] = [()] * (players * NUM_KINDS)
+        """Per seat and route colour, how many payments the seat's hand affords on each
+        class of the colour's block (see `ttr_core.rules.payment_counts`)."""
         self.gray_id: list[int] = [0] * players
-        """Per seat, the number of its gray payment counts (see ``ClaimTables.gray_lookup``)."""
+        """Per seat, the number of its gray payment counts (see ``ClaimTables.gray_number``)."""
         self.sig: list[int] = []
         """Per route colour, a number saying which tracks of that colour are free."""
         self.block_counts: list[list[int]] = []
@@ -432,7 +448,7 @@ class Table:
         self.blocked = blocked
         self.free = list(free)
         self.free_count = [len(routes) for routes in free]
-        self.pay_count = [0] * (n * len(self.ix.class_keys))
+        self.pay_count = [()] * (n * NUM_KINDS)
         self.gray_id = [0] * n
         for p in range(n):
             recount_hand(self, p)
