@@ -4,7 +4,8 @@ For each edition and each player count it allows, plays ``--games`` games in whi
 decision picks uniformly among the listed legal actions (the index drawn with the
 project's own generator, as in ``playouts.py``), then times ``score_game`` on each
 finished state: ``--repeat`` times, keeping the median of each game. It prints one line
-per edition and player count with the median and the largest of those per-game times.
+per edition and player count (every count the edition allows, unless ``--players`` says)
+with the median and the largest of those per-game times, and which game was the slowest.
 
 With ``--compare FILE``, the same states are also scored by the ``score_game`` of another
 scoring module (for example the previous version, ``git show
@@ -83,8 +84,14 @@ def load_scorer(path: str) -> Scorer:
 
 
 def summary(times: Sequence[float], prefix: str = "") -> str:
-    """``median_ms=… max_ms=…`` of per-game times, each key starting with ``prefix``."""
-    return f"{prefix}median_ms={statistics.median(times):.3f} {prefix}max_ms={max(times):.3f}"
+    """``median_ms=… max_ms=… slowest=…`` of per-game times, each key starting with
+    ``prefix``: ``slowest`` is the number of the slowest game (``game_seed(seed, number)``
+    plays it again)."""
+    slowest = max(range(len(times)), key=times.__getitem__)
+    return (
+        f"{prefix}median_ms={statistics.median(times):.3f} {prefix}max_ms={times[slowest]:.3f}"
+        f" {prefix}slowest={slowest}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -92,6 +92,20 @@ def test_path_1_matches_brute_force_across_bridges(edges: list[Edge]) -> None:
     assert longest_trail(edges) == brute_force(edges)
 
 
+@pytest.mark.slow
+@settings(max_examples=200)
+@given(st.one_of(multigraphs(), trees_with_cycles()))
+def test_path_1_search_alone_matches_brute_force(edges: list[Edge]) -> None:
+    """PATH-1, PATH-2: with no block walked whole (``WALK_CYCLES = 0``), every block goes
+    to the branch and bound, which still finds the brute force's longest trail."""
+    walked = graph_module.WALK_CYCLES
+    graph_module.WALK_CYCLES = 0
+    try:
+        assert longest_trail(edges) == brute_force(edges)
+    finally:
+        graph_module.WALK_CYCLES = walked
+
+
 def test_path_1_hand_cases() -> None:
     """PATH-1, PATH-2: a few networks worked out by hand."""
     assert longest_trail([]) == 0

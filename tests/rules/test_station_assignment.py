@@ -239,12 +239,18 @@ def test_station_7_each_ticket_scored_once_per_places_reached(
 ) -> None:
     """STATION-7, STATION-12: with three tracks to borrow, each ticket goes through the
     hook once on the owner's own tracks, and A-C once more for the one choice that reaches
-    C: 3 calls, where trying every assignment takes 6."""
+    C: 3 calls, where trying every assignment takes 6. When the core's hook is called
+    directly, final scoring works the results out itself: no call, the same sheet."""
     rs, searched = board(MEMO), board(MEMO, searched=True)
     pos = holdings(rs, MEMO_PLAYERS)
     calls = counting(monkeypatch)
+    assert rs.hooks.tickets_scored_directly
+    direct = score_position(rs, pos)
+    assert calls == []
+    monkeypatch.setattr(rs.hooks, "tickets_scored_directly", False)
     sheet = score_position(rs, pos)
     assert len(calls) == 3
+    assert sheet == direct
     owner = sheet.players[0]
     assert [(t.points, t.completed) for t in owner.tickets] == [(5, True), (-3, False)]
     assert [use.route for use in owner.stations] == [track(rs, "B-C")]

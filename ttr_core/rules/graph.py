@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 
 from ttr_core.model.errors import LongestPathError
 
@@ -69,8 +69,9 @@ def longest_trail(edges: Sequence[Edge]) -> int:
     included. A trail's tracks are connected with at most two cities of odd degree (Euler),
     so a component with at most two is walked whole, a tree's longest trail is its
     diameter, and a component with one cycle is worked out by `_longest_unicyclic`.
-    Other components are cut at their bridges, which a trail crosses at most once, into
-    blocks, each searched by `_TrailSearch`.
+    Other components lose their trees first (`_longest_with_cycles`), then are cut at
+    their bridges, which a trail crosses at most once, into blocks: each is walked whole
+    by `_walk_block` when it is small, or else searched by `_TrailSearch`.
 
     :raises LongestPathError: the search would need more than `MAX_TRAIL_WORK`.
     """
@@ -121,8 +122,7 @@ def longest_trail(edges: Sequence[Edge]) -> int:
         elif ends == 2 * len(cities):
             best = max(best, _longest_unicyclic(adj, cities))
         else:
-            found = sorted({i for city in cities for i, _, _ in adj[city]})
-            best = _longest_in_component([edges[i] for i in found], best, work)
+            best = _longest_with_cycles(adj, cities, edges, best, work)
     return best
 
 
@@ -131,20 +131,19 @@ def _first(part: tuple[int, int, int, list[int]]) -> int:
     return part[0]
 
 
-def _longest_unicyclic(adj: dict[int, list[tuple[int, int, int]]], cities: list[int]) -> int:
-    """The longest trail of a connected component with exactly one cycle (as many tracks
-    as cities), found without search: most random networks with a cycle have one.
+def _peel(
+    adj: dict[int, list[tuple[int, int, int]]], cities: list[int]
+) -> tuple[dict[int, int], dict[int, list[int]], set[int]]:
+    """Take off the trees of a connected component, leaves first.
 
-    Taking off the cities of one track, leaves first, leaves the cycle (a loop, two
-    parallel tracks, or a ring) with trees hanging from its cities; meanwhile each city
-    keeps the two longest paths down its trees, by different tracks. A trail holds none
-    of the cycle (a path through trees, turning at its highest city), an arc between two
-    cities of it (each end going on down its longest path), or all of it (closed at one
-    city, which goes down its two longest paths).
+    Returns each city's degree in what is left (1 or 0 for a city taken off), the two
+    longest paths down its trees by different tracks (longest first, 0 if none) and the
+    tracks of the trees. What is left has no city of one track: its cycles, and the
+    paths between them.
     """
     degree = {city: len(adj[city]) for city in cities}
-    down = {city: [0, 0] for city in cities}  # the two longest paths down, longest first
-    gone: set[int] = set()  # the tracks of the trees
+    down = {city: [0, 0] for city in cities}
+    gone: set[int] = set()
     leaves = [city for city in cities if degree[city] == 1]
     for leaf in leaves:
         i, other, length = next(track for track in adj[leaf] if track[0] not in gone)
@@ -158,6 +157,47 @@ def _longest_unicyclic(adj: dict[int, list[tuple[int, int, int]]], cities: list[
         degree[other] -= 1
         if degree[other] == 1:
             leaves.append(other)
+    return degree, down, gone
+
+
+def _longest_with_cycles(
+    adj: dict[int, list[tuple[int, int, int]]],
+    cities: list[int],
+    edges: Sequence[Edge],
+    best: int,
+    work: _Work,
+) -> int:
+    """``best``, or the longest trail of a connected component with two cycles or more if
+    that is longer.
+
+    A trail goes down a tree only at its ends, so the trees are taken off first
+    ([`_peel`][]): the longest trail within them is a candidate, and each city left keeps
+    its two longest paths down as tracks to new cities of their own; what is left goes to
+    `_longest_in_component`.
+    """
+    degree, down, gone = _peel(adj, cities)
+    best = max(best, max(first + second for first, second in down.values()))
+    found = sorted({i for city in cities if degree[city] > 1 for i, _, _ in adj[city]} - gone)
+    hung = {
+        city: [value for value in down[city] if value > 0]
+        for city in cities
+        if degree[city] > 1 and down[city][0] > 0
+    }
+    return _longest_in_component([edges[i] for i in found], best, work, hung)
+
+
+def _longest_unicyclic(adj: dict[int, list[tuple[int, int, int]]], cities: list[int]) -> int:
+    """The longest trail of a connected component with exactly one cycle (as many tracks
+    as cities), found without search: most random networks with a cycle have one.
+
+    Taking off the cities of one track, leaves first, leaves the cycle (a loop, two
+    parallel tracks, or a ring) with trees hanging from its cities; meanwhile each city
+    keeps the two longest paths down its trees, by different tracks. A trail holds none
+    of the cycle (a path through trees, turning at its highest city), an arc between two
+    cities of it (each end going on down its longest path), or all of it (closed at one
+    city, which goes down its two longest paths).
+    """
+    degree, down, gone = _peel(adj, cities)
     best = max(first + second for first, second in down.values())
     # Walk the cycle: its cities in order, and the length up to each from the first.
     start = next(city for city in cities if degree[city] > 1)
@@ -207,15 +247,21 @@ class _Work:
         self.done = 0
 
 
-def _longest_in_component(part: list[Edge], best: int, work: _Work) -> int:
+def _longest_in_component(
+    part: list[Edge], best: int, work: _Work, hung: Mapping[int, Sequence[int]] | None = None
+) -> int:
     """``best``, or the longest trail of one connected component if that is longer.
+
+    ``hung`` gives, for some cities, the lengths of paths that hang from them by tracks of
+    their own (trees taken off the component): a trail may end down one of them.
 
     The blocks (2-edge-connected parts, or single cities) and bridges form a tree. A trail
     visits a path of it; at the path's block nearest the root, it leaves at most twice,
-    each time down into one child's subtree. So, children first, each block is searched
-    with one track per child bridge, as long as the bridge and the longest trail from its
-    far end down (top two per city): its longest trail is a candidate, and the longest from
-    its own port is what its parent hangs on.
+    each time down into one child's subtree. So, children first, each block is walked
+    (`_walk_block`) or searched with the paths hanging from its cities (the top two per
+    city: each child bridge with the longest trail from its far end down, and ``hung``):
+    its longest trail is a candidate, and the longest from its own port is what its parent
+    hangs on.
     """
     cut = set(bridges([(a, b) for a, b, _ in part]))
     uf: dict[int, int] = {}
@@ -253,6 +299,8 @@ def _longest_in_component(part: list[Edge], best: int, work: _Work) -> int:
                 port[child] = (there, here, length)
                 order.append(child)
     hanging: dict[int, dict[int, list[int]]] = {}  # block: city: trails down from it
+    for city, lengths in (hung or {}).items():
+        hanging.setdefault(find(city), {}).setdefault(city, []).extend(lengths)
     leaf = min(uf) - 1  # a new city at the end of each hanging track
     for block in reversed(order):
         entry = port.get(block)
@@ -262,27 +310,39 @@ def _longest_in_component(part: list[Edge], best: int, work: _Work) -> int:
             down = values[0] if values else 0
             best = max(best, sum(values))
         else:
-            tracks = list(inner[block])
+            start = None if entry is None else entry[0]
+            ends: dict[int, tuple[int, int]] = {}
             for city, values in below.items():
-                for value in sorted(values, reverse=True)[:2]:
-                    tracks.append((city, leaf, value))
-                    leaf -= 1
-            search = _TrailSearch(_contract(tracks, None if entry is None else entry[0]), work)
-            if entry is not None:
-                down = search.longest(0, entry[0])
-                best = max(best, down)
-            best = search.longest(best)
+                highest = sorted(values, reverse=True)[:2]
+                ends[city] = (highest[0], highest[1] if len(highest) > 1 else 0)
+            walked = _walk_block(inner[block], ends, start, best)
+            if walked is not None:
+                down, best = walked
+            else:
+                tracks = list(inner[block])
+                for city, (first, second) in ends.items():
+                    for value in (first, second)[: len(below[city])]:
+                        tracks.append((city, leaf, value))
+                        leaf -= 1
+                keep = () if start is None else (start,)
+                search = _TrailSearch(_contract(tracks, keep), work)
+                if start is not None:
+                    down = search.longest(0, start)
+                    best = max(best, down)
+                best = search.longest(best)
         if entry is not None:
             here, there, length = entry
             hanging.setdefault(find(there), {}).setdefault(there, []).append(length + down)
     return best
 
 
-def _contract(tracks: list[Edge], keep: int | None) -> list[Edge]:
-    """``tracks`` with each city of exactly two tracks, but ``keep``, bypassed by one track.
+def _contract(tracks: list[Edge], keep: Container[int]) -> list[Edge]:
+    """``tracks`` with each city of exactly two tracks, but those of ``keep``, bypassed by
+    one track.
 
-    A longest trail ends only at cities of odd degree or at its given start ``keep``, so it
-    takes both tracks at such a city one after the other, or neither.
+    A longest trail ends only at cities of odd degree, at its given start or where a path
+    hangs (those kept), so it takes both tracks at such a city one after the other, or
+    neither.
     """
     at: dict[int, list[int]] = {}
     for i, (a, b, _) in enumerate(tracks):
@@ -291,7 +351,7 @@ def _contract(tracks: list[Edge], keep: int | None) -> list[Edge]:
     alive = [True] * len(tracks)
     for city, mine in list(at.items()):
         live = [i for i in mine if alive[i]]
-        if city == keep or len(live) != 2 or live[0] == live[1]:
+        if city in keep or len(live) != 2 or live[0] == live[1]:
             continue
         (a, b, x), (c, d, y) = tracks[live[0]], tracks[live[1]]
         one, two = a + b - city, c + d - city
@@ -301,6 +361,81 @@ def _contract(tracks: list[Edge], keep: int | None) -> list[Edge]:
         tracks.append((one, two, x + y))
         alive.append(True)
     return [track for track, live in zip(tracks, alive, strict=True) if live]
+
+
+WALK_STEPS = 400
+"""The most steps `_walk_block` takes in a block before it leaves it to `_TrailSearch`."""
+
+WALK_CYCLES = 3
+"""The most independent cycles of a contracted block that `_walk_block` walks: blocks of
+played networks with three need a few hundred steps at most, with four up to thousands."""
+
+
+def _walk_block(
+    tracks: list[Edge], ends: Mapping[int, tuple[int, int]], start: int | None, best: int
+) -> tuple[int, int] | None:
+    """The longest trail from ``start`` (0 without one), and ``best`` or the longest trail
+    if that is longer, by walking every trail of a small block; None if the block has more
+    than `WALK_CYCLES` independent cycles or the walk would take more than `WALK_STEPS` steps.
+
+    ``ends`` gives, for some cities, the two longest paths hanging from them: a trail
+    ending there goes on down the first, one both starting and ending there down both.
+    A longest trail can be taken maximal (lengths are never negative), so it starts at a
+    city of odd degree or where paths hang, unless it walks the whole block; only those
+    are starts, and cities of two tracks are passed straight through (`_contract`). A
+    block of a few tracks has few trails: walking them is quicker than a search.
+    """
+    keep = set(ends)
+    if start is not None:
+        keep.add(start)
+    adj: dict[int, list[tuple[int, int, int]]] = {}  # city: (track bit, other city, length)
+    odd: set[int] = set()
+    total = 0
+    tracks_left = _contract(list(tracks), keep)
+    for i, (a, b, length) in enumerate(tracks_left):
+        bit = 1 << i
+        total += length
+        adj.setdefault(a, []).append((bit, b, length))
+        if a != b:
+            adj.setdefault(b, []).append((bit, a, length))
+            odd ^= {a, b}
+    if len(tracks_left) - len(adj) >= WALK_CYCLES:
+        return None  # more independent cycles than WALK_CYCLES: too many trails
+    none = (0, 0)
+    steps = WALK_STEPS
+    down = 0
+    if start is not None:
+        stack = [(start, 0, 0)]
+        while stack:
+            city, used, length = stack.pop()
+            steps -= 1
+            value = length + ends.get(city, none)[0]
+            if value > down:
+                down = value
+            for bit, other, step in adj[city]:
+                if not used & bit:
+                    stack.append((other, used | bit, length + step))
+            if steps < 0:
+                return None
+        best = max(best, down)
+    starts = [city for city in adj if city in odd or city in ends]
+    if not starts:
+        return down, max(best, total)
+    for first in starts:
+        one, two = ends.get(first, none)
+        stack = [(first, 0, one)]
+        while stack:
+            city, used, length = stack.pop()
+            steps -= 1
+            value = length + (two if city == first else ends.get(city, none)[0])
+            if value > best:
+                best = value
+            for bit, other, step in adj[city]:
+                if not used & bit:
+                    stack.append((other, used | bit, length + step))
+            if steps < 0:
+                return None
+    return down, best
 
 
 _NEVER = 1 << 62

@@ -14,7 +14,7 @@ reaches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import product
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -59,6 +59,25 @@ class TicketResult:
     """Points added to the player's total: negative for a ticket that failed."""
     completed: bool
     """Whether the ticket counts as completed (for tie-breakers and bonuses)."""
+
+
+_RESULTS: dict[tuple[int, int, bool], TicketResult] = {}
+"""The ticket results final scoring has made itself, by value: they are frozen, so one
+object serves every score sheet that holds the same result."""
+
+_RESULTS_LIMIT = 100_000
+"""How many results [`_RESULTS`][] holds before it is emptied and fills again."""
+
+
+def _result(ticket: int, points: int, completed: bool) -> TicketResult:
+    """``TicketResult(ticket, points, completed)``, the same object each time."""
+    key = (ticket, points, completed)
+    found = _RESULTS.get(key)
+    if found is None:
+        if len(_RESULTS) >= _RESULTS_LIMIT:
+            _RESULTS.clear()
+        found = _RESULTS[key] = TicketResult(ticket=ticket, points=points, completed=completed)
+    return found
 
 
 @frozen
@@ -213,23 +232,59 @@ def _score_tickets(
     rs: Ruleset, tickets: Sequence[int], network: PlayerNetwork, ctx: ScoringContext
 ) -> tuple[TicketResult, ...]:
     """The ``tickets`` (indices into the map's) scored on ``network`` through
-    ``ttr_ticket_result``, in order, each result naming its ticket by id."""
+    ``ttr_ticket_result``, in order, each result naming its ticket by id.
+
+    When the core's implementation is called directly (``rs.hooks.tickets_scored_directly``),
+    its result is worked out here from the network's components, as the core would.
+    """
     hook = rs.hooks.ticket_result
     index = index_of(rs)
+    find = network._union_find().find if rs.hooks.tickets_scored_directly else None
     results = []
     for t in tickets:
         ticket = index.tickets[t]
-        result = hook(ticket=ticket, network=network, context=ctx)
+        result = None if find is None else _core_result(rs, ticket, find)
         if result is None:
-            raise MapDataError(
-                f"no plugin of edition {rs.id!r} scores {ticket.kind} tickets ({rs.ticket_name(t)})"
-            )
-        if result.ticket != ticket.id:
-            result = TicketResult(
-                ticket=ticket.id, points=result.points, completed=result.completed
-            )
+            result = hook(ticket=ticket, network=network, context=ctx)
+            if result is None:
+                raise MapDataError(
+                    f"no plugin of edition {rs.id!r} scores {ticket.kind} tickets "
+                    f"({rs.ticket_name(t)})"
+                )
+            if result.ticket != ticket.id:
+                result = TicketResult(
+                    ticket=ticket.id, points=result.points, completed=result.completed
+                )
         results.append(result)
     return tuple(results)
+
+
+def _core_result(rs: Ruleset, ticket: Ticket, find: Callable[[int], int]) -> TicketResult | None:
+    """The core's ``ttr_ticket_result`` for ``ticket`` on the network whose cities are in
+    components ``find``, or None where the core would raise or return None (the hook is
+    then called, to do just that)."""
+    targets = ticket.targets
+    if targets is None:
+        city_index = index_of(rs).city_index
+        a, b = city_index.get(ticket.a), city_index.get(ticket.b or "")
+        if a is None or b is None or ticket.points is None:
+            return None
+        done = find(a) == find(b)
+        return _result(ticket.id, ticket.points if done else -ticket.points, done)
+    origin = rs.place_cities(ticket.a)
+    if not origin:
+        return None
+    roots = {find(c) for c in origin}
+    best: int | None = None
+    for place, value in targets.items():
+        cities = rs.place_cities(place)
+        if not cities:
+            return None
+        if (best is None or value > best) and any(find(c) in roots for c in cities):
+            best = value
+    if best is not None:
+        return _result(ticket.id, best, True)
+    return _result(ticket.id, -min(targets.values()), False)
 
 
 _Assignment = tuple[PlayerNetwork, tuple[TicketResult, ...], tuple[StationUse, ...]]
@@ -288,6 +343,7 @@ def _assign_exhaustively(
 class _OpenTicket:
     """A ticket whose result a station assignment may change, in components of own tracks.
 
+    Sets of components are bit masks, a component being the bit of its root city.
     ``origin`` holds the components of the cities of the ticket's origin; ``targets`` the
     bit and the components of each place it lists but does not reach on own tracks
     (places already reached stay reached); ``reached`` the bits of those it does.
@@ -296,41 +352,41 @@ class _OpenTicket:
     __slots__ = ("origin", "places", "position", "reached", "targets")
 
     def __init__(
-        self,
-        position: int,
-        origin: frozenset[int],
-        targets: list[tuple[int, frozenset[int]]],
-        reached: int,
+        self, position: int, origin: int, targets: list[tuple[int, int]], reached: int
     ) -> None:
         self.position = position
         self.origin = origin
         self.targets = targets
         self.reached = reached
-        self.places = origin.union(*(nodes for _, nodes in targets))
+        places = origin
+        for _, nodes in targets:
+            places |= nodes
+        self.places = places
         """The components whose joining can change this ticket."""
 
-    def open_to(self, touched: Set[int]) -> bool:
+    def open_to(self, touched: int) -> bool:
         """Whether joins of the components ``touched`` can change it: its origin and a
         place it does not reach must both be touched."""
-        return not self.origin.isdisjoint(touched) and any(
-            not nodes.isdisjoint(touched) for _, nodes in self.targets
-        )
+        return bool(self.origin & touched) and any(nodes & touched for _, nodes in self.targets)
 
-    def mask(self, group: Callable[[int], int]) -> int:
-        """The bits of the places reached once components are joined into ``group``s."""
-        roots = {group(node) for node in self.origin}
+    def mask(self, groups: Sequence[int]) -> int:
+        """The bits of the places reached once components are joined into ``groups``
+        (disjoint sets of components; those in none stay alone)."""
         mask = self.reached
-        for bit, nodes in self.targets:
-            if any(group(node) in roots for node in nodes):
-                mask |= bit
+        origin = self.origin
+        for group in groups:
+            if group & origin:
+                for bit, nodes in self.targets:
+                    if group & nodes:
+                        mask |= bit
         return mask
 
 
 def _open_tickets(
-    rs: Ruleset, pp: PlayerPosition, component: Callable[[int], int], touched: Set[int]
+    rs: Ruleset, pp: PlayerPosition, component: Callable[[int], int], touched: int
 ) -> list[_OpenTicket]:
-    """The tickets of ``pp`` that joins of the components ``touched`` may change, as
-    [`_OpenTicket`][]s over the ``component`` of each city.
+    """The tickets of ``pp`` that joins of the components ``touched`` (a mask) may change,
+    as [`_OpenTicket`][]s over the ``component`` of each city.
 
     A ticket may change when it does not reach a place it lists on own tracks, and both
     its origin and that place lie in touched components.
@@ -342,23 +398,27 @@ def _open_tickets(
     for position, t in enumerate(pp.tickets):
         ticket = tickets[t]
         if ticket.targets is None and ticket.a in city_index and ticket.b in city_index:
-            a = component(city_index[ticket.a])  # the usual ticket, city to city
-            if a in touched:
-                b = component(city_index[ticket.b])
-                if a != b and b in touched:
-                    out.append(_OpenTicket(position, frozenset((a,)), [(1, frozenset((b,)))], 0))
+            a = 1 << component(city_index[ticket.a])  # the usual ticket, city to city
+            if a & touched:
+                b = 1 << component(city_index[ticket.b])
+                if a != b and b & touched:
+                    out.append(_OpenTicket(position, a, [(1, b)], 0))
             continue
-        origin = frozenset(component(c) for c in places(ticket.a))
-        if origin.isdisjoint(touched):
+        origin = 0
+        for c in places(ticket.a):
+            origin |= 1 << component(c)
+        if not origin & touched:
             continue
         named = (ticket.b,) if ticket.targets is None else tuple(ticket.targets)
-        targets: list[tuple[int, frozenset[int]]] = []
+        targets: list[tuple[int, int]] = []
         reached = 0
         for k, place in enumerate(named):
-            nodes = frozenset(component(c) for c in places(place or ""))
-            if not nodes.isdisjoint(origin):
+            nodes = 0
+            for c in places(place or ""):
+                nodes |= 1 << component(c)
+            if nodes & origin:
                 reached |= 1 << k
-            elif not nodes.isdisjoint(touched):
+            elif nodes & touched:
                 targets.append((1 << k, nodes))
         if targets:
             out.append(_OpenTicket(position, origin, targets, reached))
@@ -376,7 +436,7 @@ def _prune_choices(
     position of its first track that changes nothing, -1 if none. A component in which
     no place of a ticket that can change lies, and which no other station's choice
     touches, hangs off at most one chosen track: joining it changes no ticket, so that
-    choice (or every choice of a station in it) is idle. Then tickets whose origin or
+    choice is idle (a station's own home likewise). Then tickets whose origin or
     unreached places are no longer touched cannot change. Repeated until nothing more
     is made idle.
     """
@@ -386,19 +446,22 @@ def _prune_choices(
             if chosen:
                 for node in (homes[i], *chosen):
                     touched_by[node] = i if touched_by.get(node, i) == i else -1
-        tickets = [t for t in tickets if t.open_to(touched_by.keys())]
-        places: set[int] = set()
+        touched = 0
+        for node in touched_by:
+            touched |= 1 << node
+        tickets = [t for t in tickets if t.open_to(touched)]
+        places = 0
         for t in tickets:
-            places.update(t.places)
+            places |= t.places
         dropped = False
         for i, chosen in enumerate(choices):
             if not chosen:
                 continue
             home = homes[i]
-            if home not in places and touched_by[home] == i:
+            if not places >> home & 1 and touched_by[home] == i:
                 dead = list(chosen)
             else:
-                dead = [n for n in chosen if n not in places and touched_by[n] == i]
+                dead = [n for n in chosen if not places >> n & 1 and touched_by[n] == i]
             for node in dead:
                 first = chosen.pop(node)
                 idle[i] = first if idle[i] < 0 else min(idle[i], first)
@@ -418,8 +481,8 @@ def _assign_by_components(
     the owner's own tracks its city is joined to: tracks to one component are one choice
     (its first track stands for it, as the first in order wins a tie), and tracks that
     cannot change a ticket are one idle choice (see [`_prune_choices`][]). Only the
-    tickets that can change are scored for each distinct set of joins, each through the
-    hook once per set of places it reaches (see [`_best_joins`][]).
+    tickets that can change are scored for each distinct set of joins, each once per set
+    of places it reaches (see [`_best_joins`][]).
     """
     own = ctx.own_networks[seat]
     base = _score_tickets(rs, pp.tickets, own, ctx)
@@ -427,12 +490,12 @@ def _assign_by_components(
     component = own._union_find().find
     homes = [component(c) for c in pp.stations]
     choices, idle = _station_choices(rs, pp, candidates, homes, component)
-    touched = {
-        node
-        for home, chosen in zip(homes, choices, strict=True)
-        if chosen
-        for node in (home, *chosen)
-    }
+    touched = 0
+    for home, chosen in zip(homes, choices, strict=True):
+        if chosen:
+            touched |= 1 << home
+            for node in chosen:
+                touched |= 1 << node
     tickets = _open_tickets(rs, pp, component, touched) if touched else []
     if tickets:
         tickets = _prune_choices(homes, choices, idle, tickets)
@@ -449,16 +512,14 @@ def _assign_by_components(
             listed.append((first_idle, -1))
         options.append(sorted(listed) or [(-1, -1)])
     memo = {(t.position, t.reached): base[t.position] for t in tickets}
-    combo = _best_joins(rs, seat, pp, ctx, candidates, homes, options, tickets, memo)
+    search = _JoinSearch(rs, seat, pp, ctx, candidates, homes, tickets, memo)
+    combo = search.best(options)
     borrowed = [candidates[i][k] if k >= 0 else None for i, (k, _) in enumerate(combo)]
-    network = _borrowing(rs, seat, pp, own, borrowed)
+    network = search.network(combo)
     results = list(base)
-    group = _grouping((homes[i], node) for i, (_, node) in enumerate(combo) if node >= 0)
+    groups = _groups([(homes[i], node) for i, (_, node) in enumerate(combo) if node >= 0])
     for t in tickets:
-        result = memo.get((t.position, t.mask(group)))
-        if result is None:
-            (result,) = _score_tickets(rs, (pp.tickets[t.position],), network, ctx)
-        results[t.position] = result
+        results[t.position] = search.result(t, t.mask(groups), combo)
     return network, tuple(results), _uses(pp, borrowed)
 
 
@@ -497,70 +558,145 @@ def _borrowing(
     return PlayerNetwork(rs, seat, pp.routes, tracks) if tracks else own
 
 
-def _best_joins(
-    rs: Ruleset,
-    seat: int,
-    pp: PlayerPosition,
-    ctx: ScoringContext,
-    candidates: Sequence[Sequence[int]],
-    homes: Sequence[int],
-    options: Sequence[Sequence[tuple[int, int]]],
-    tickets: Sequence[_OpenTicket],
-    memo: dict[tuple[int, int], TicketResult],
-) -> tuple[tuple[int, int], ...]:
-    """The first of the ``options`` of every station, in order, that gives ``tickets``
-    the highest (points, completed tickets).
+class _JoinSearch:
+    """The search of [`_assign_by_components`][] over the stations' joins of components.
 
-    Assignments that make the same joins score the same and are scored once. A ticket's
-    result for a set of places reached is taken from ``memo``, or else scored through the
-    hook on the network of the assignment being scored (built once, when first needed).
+    A ticket's result for a set of places reached is kept in ``memo``. When the core's
+    ``ttr_ticket_result`` is called directly (``rs.hooks.tickets_scored_directly``) a new
+    one is worked out from the places reached, as the core would; otherwise it is scored
+    through the hook on the network of the assignment (built once, when first needed).
     """
-    best: tuple[int, int] | None = None
-    chosen = tuple(option[0] for option in options)
-    if all(len(option) == 1 for option in options):
+
+    __slots__ = (
+        "built",
+        "candidates",
+        "ctx",
+        "direct",
+        "homes",
+        "memo",
+        "pp",
+        "rs",
+        "seat",
+        "tickets",
+    )
+
+    def __init__(
+        self,
+        rs: Ruleset,
+        seat: int,
+        pp: PlayerPosition,
+        ctx: ScoringContext,
+        candidates: Sequence[Sequence[int]],
+        homes: Sequence[int],
+        tickets: Sequence[_OpenTicket],
+        memo: dict[tuple[int, int], TicketResult],
+    ) -> None:
+        self.rs = rs
+        self.seat = seat
+        self.pp = pp
+        self.ctx = ctx
+        self.candidates = candidates
+        self.homes = homes
+        self.tickets = tickets
+        self.memo = memo
+        self.direct = rs.hooks.tickets_scored_directly
+        self.built: tuple[tuple[tuple[int, int], ...], PlayerNetwork] | None = None
+
+    def result(self, t: _OpenTicket, mask: int, combo: Sequence[tuple[int, int]]) -> TicketResult:
+        """The result of ticket ``t`` when it reaches the places of ``mask`` under the
+        assignment ``combo`` (whose network is built only if the hook must be called)."""
+        key = (t.position, mask)
+        found = self.memo.get(key)
+        if found is None:
+            ticket = index_of(self.rs).tickets[self.pp.tickets[t.position]]
+            found = _core_result_of_mask(ticket, mask) if self.direct else None
+            if found is None:
+                network = self.network(combo)
+                (found,) = _score_tickets(
+                    self.rs, (self.pp.tickets[t.position],), network, self.ctx
+                )
+            self.memo[key] = found
+        return found
+
+    def best(self, options: Sequence[Sequence[tuple[int, int]]]) -> tuple[tuple[int, int], ...]:
+        """The first of the ``options`` of every station, in order, that gives the tickets
+        the highest (points, completed tickets).
+
+        Assignments that join the components into the same groups score the same and are
+        scored once.
+        """
+        chosen = tuple(option[0] for option in options)
+        if all(len(option) == 1 for option in options):
+            return chosen
+        homes = self.homes
+        memo = self.memo
+        tickets = [(t, t.position, t.reached, t.origin, t.targets) for t in self.tickets]
+        best: tuple[int, int] | None = None
+        seen: set[frozenset[int]] = set()
+        for combo in product(*options):
+            groups = _groups([(homes[i], node) for i, (_, node) in enumerate(combo) if node >= 0])
+            key = frozenset(groups)
+            if key in seen:
+                continue
+            seen.add(key)
+            points = completed = 0
+            for t, position, mask, origin, targets in tickets:
+                for group in groups:  # t.mask(groups), written out
+                    if group & origin:
+                        for bit, nodes in targets:
+                            if group & nodes:
+                                mask |= bit
+                result = memo.get((position, mask)) or self.result(t, mask, combo)
+                points += result.points
+                completed += result.completed
+            if best is None or (points, completed) > best:
+                best = (points, completed)
+                chosen = combo
         return chosen
-    seen: set[frozenset[tuple[int, int]]] = set()
-    for combo in product(*options):
-        joins = frozenset((homes[i], node) for i, (_, node) in enumerate(combo) if node >= 0)
-        if joins in seen:
-            continue
-        seen.add(joins)
-        group = _grouping(joins)
-        network: PlayerNetwork | None = None
-        points = completed = 0
-        for t in tickets:
-            key = (t.position, t.mask(group))
-            result = memo.get(key)
-            if result is None:
-                if network is None:
-                    borrowed = [
-                        candidates[i][k] if k >= 0 else None for i, (k, _) in enumerate(combo)
-                    ]
-                    network = _borrowing(rs, seat, pp, ctx.own_networks[seat], borrowed)
-                (result,) = _score_tickets(rs, (pp.tickets[t.position],), network, ctx)
-                memo[key] = result
-            points += result.points
-            completed += result.completed
-        if best is None or (points, completed) > best:
-            best = (points, completed)
-            chosen = combo
-    return chosen
+
+    def network(self, combo: Sequence[tuple[int, int]]) -> PlayerNetwork:
+        """The network of the assignment ``combo``: own tracks and those it borrows (the
+        last one built is kept)."""
+        if self.built is not None and self.built[0] == tuple(combo):
+            return self.built[1]
+        candidates = self.candidates
+        borrowed = [candidates[i][k] if k >= 0 else None for i, (k, _) in enumerate(combo)]
+        own = self.ctx.own_networks[self.seat]
+        network = _borrowing(self.rs, self.seat, self.pp, own, borrowed)
+        self.built = (tuple(combo), network)
+        return network
 
 
-def _grouping(joins: Iterable[tuple[int, int]]) -> Callable[[int], int]:
-    """The group of each component once the pairs of components ``joins`` are joined."""
-    parent: dict[int, int] = {}
+def _core_result_of_mask(ticket: Ticket, mask: int) -> TicketResult | None:
+    """The core's result for ``ticket`` when it reaches the places of bit mask ``mask``
+    (bit ``k`` for its ``k``-th listed place, as [`_open_tickets`][] numbers them), or
+    None for a ticket the core does not score."""
+    if ticket.targets is None:
+        if ticket.b is None or ticket.points is None:
+            return None
+        done = bool(mask & 1)
+        return _result(ticket.id, ticket.points if done else -ticket.points, done)
+    values = [value for k, value in enumerate(ticket.targets.values()) if mask >> k & 1]
+    if values:
+        return _result(ticket.id, max(values), True)
+    return _result(ticket.id, -min(ticket.targets.values()), False)
 
-    def group(node: int) -> int:
-        while node in parent:
-            node = parent[node]
-        return node
 
+def _groups(joins: Iterable[tuple[int, int]]) -> list[int]:
+    """The groups of components (bit masks) that the pairs of components ``joins`` join;
+    components in no pair are left out."""
+    groups: list[int] = []
     for a, b in joins:
-        a, b = group(a), group(b)
-        if a != b:
-            parent[a] = b
-    return group
+        joined = 1 << a | 1 << b
+        rest = []
+        for group in groups:
+            if group & joined:
+                joined |= group
+            else:
+                rest.append(group)
+        rest.append(joined)
+        groups = rest
+    return groups
 
 
 def scoring_context(rs: Ruleset, position: Position) -> ScoringContext:

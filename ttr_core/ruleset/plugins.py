@@ -55,7 +55,14 @@ class Hooks:
         or asks for an argument the hook does not pass.
     """
 
-    __slots__ = ("_hook", "_pm", "_ticket_result", "plugins", "tickets_scored_by_core")
+    __slots__ = (
+        "_hook",
+        "_pm",
+        "_ticket_result",
+        "plugins",
+        "tickets_scored_by_core",
+        "tickets_scored_directly",
+    )
 
     def __init__(self, edition_plugin: object, plugins: Iterable[object] = ()) -> None:
         extra = tuple(plugins)
@@ -76,6 +83,9 @@ class Hooks:
         self._ticket_result: Callable[..., TicketResult | None] = (
             core_plugin.ttr_ticket_result if only_core and not os.environ.get(TRACE_ENV) else caller
         )
+        self.tickets_scored_directly: bool = self._ticket_result is core_plugin.ttr_ticket_result
+        """Whether ``ttr_ticket_result`` is the core's, called without pluggy: final scoring
+        may then work tickets' results out itself, as the core does, without a call."""
 
     def edition_info(self) -> EditionInfo | None:
         """``ttr_edition_info``: the edition's identity."""
