@@ -14,7 +14,9 @@ given. One process, one core. Game ``i`` of a run uses the same seed as game ``i
 - ``simulator-record``: the same, recording events and the log;
 - ``functional``: ``LegalActions(rs, state)`` and ``apply(rs, state, action)``, a new
   frozen state per decision;
-- ``game``: the :class:`~ttr_core.Game` class, with its events and log.
+- ``game``: the :class:`~ttr_core.Game` class, with its events and log (``apply``
+  returns each action's events, as ``simulator-record`` collects them, so that is the
+  engine to hold it against).
 
 All engines play the same games for the same seeds.
 

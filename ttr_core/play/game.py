@@ -20,6 +20,7 @@ from ttr_core.play import functional as engine
 from ttr_core.play import records
 from ttr_core.play.legal import LegalActions
 from ttr_core.play.records import GameRecord, RecordedChance, options_digest
+from ttr_core.play.seeded_replay import SeededReplay
 from ttr_core.play.simulator import Simulator
 from ttr_core.rules.scoring import Scoresheet, score_game
 from ttr_core.rules.views import PlayerView, view_of
@@ -50,10 +51,44 @@ class Game:
         self.names = tuple(names)
         self.seed = seed
         self.setup = tuple(setup)
-        self.log: list[LogEntry] = list(log)
+        self._log: list[LogEntry] = list(log)
+        # The actions and events applied since the log was last read, not yet logged: a
+        # log entry is made only when someone reads the log.
+        self._unlogged: list[Action] = []
+        self._unlogged_events: list[tuple[Event, ...]] = []
         self._sim = Simulator.from_state(ruleset, state, names=self.names, record=False)
         self._state: GameState | None = state
         self._legal: LegalActions | None = None
+        self._replay: SeededReplay | None = None
+        """The seeded deal and actions that rebuild earlier positions, for a game known to
+        have been played from its seed (see ``_played_from_seed``); else None."""
+
+    def _played_from_seed(self) -> Game:
+        """Note that this game was dealt from its seed and its log was played from there,
+        so that earlier positions can be rebuilt from them rather than kept."""
+        if self.seed is not None and self.setup:
+            actions = [entry.action for entry in self._log]
+            self._replay = SeededReplay(
+                self.ruleset, self.names, self.seed, self._sim.snapshot().start_player, actions
+            )
+        return self
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every applied action with the events it caused, in order."""
+        actions = self._unlogged
+        if actions:
+            self._log.extend(map(_entry, actions, self._unlogged_events))
+            actions.clear()
+            self._unlogged_events.clear()
+        return self._log
+
+    @log.setter
+    def log(self, log: list[LogEntry]) -> None:
+        """Replace the log (it is kept as given)."""
+        self._unlogged.clear()
+        self._unlogged_events.clear()
+        self._log = log
 
     @property
     def state(self) -> GameState:
@@ -69,9 +104,11 @@ class Game:
         The deal and the log no longer lead to it, so they are forgotten: the game goes
         on from there, but has no record to save ([`record`][] raises ``SetupError``).
         """
+        self._leave_position()
         self._sim.load(state)
         self._state = state
         self._legal = None
+        self._replay = None
         self.seed = None
         self.setup = ()
         self.log = []
@@ -111,7 +148,7 @@ class Game:
         sim = Simulator.new(
             edition, players, seed=seed, start_player=start_player, options=options, plugins=plugins
         )
-        return cls.from_simulator(sim)
+        return cls.from_simulator(sim)._played_from_seed()
 
     @classmethod
     def from_simulator(cls, sim: Simulator) -> Game:
@@ -135,18 +172,28 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True once the game has ended."""
-        return self.state.is_over
+        return self._sim.is_over
 
     @property
     def current_player(self) -> int:
         """The seat that decides next."""
-        return self.state.current
+        return self._sim.current_player
 
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player to decide (a lazy sequence)."""
-        if self._legal is None:
-            self._legal = LegalActions(self.ruleset, self.state, simulator=self._sim)
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = LegalActions(self.ruleset, self._state, simulator=self._sim)
+        return legal
+
+    def _leave_position(self) -> None:
+        """Before the simulator moves on: leave the listing handed out for this position
+        its state, or the way to rebuild it."""
+        legal = self._legal
+        if legal is not None:
+            replay = self._replay
+            applied = 0 if replay is None else len(replay.actions)
+            legal._leave(self._state, replay, applied)
 
     def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:
         """Apply an action of the current player and return the events it caused.
@@ -157,11 +204,18 @@ class Game:
         :raises IllegalActionError: naming the rule broken; nothing changes.
         :raises SetupError: ``seat`` is not a seat of this game; nothing changes.
         """
+        legal = self._legal
+        if legal is not None and legal._state is None:
+            self._leave_position()
         events: list[Event] = []
         self._sim.apply(action, seat=seat, events=events)
         self._state = None
         self._legal = None
-        self.log.append(LogEntry(action=action, events=tuple(events)))
+        self._unlogged.append(action)
+        self._unlogged_events.append(tuple(events))
+        replay = self._replay
+        if replay is not None:
+            replay.actions.append(action)
         return events
 
     def view(self, seat: int) -> PlayerView:
@@ -238,7 +292,7 @@ class Game:
         record, sim = records.read(text, plugins)
         if sim is None:
             return cls.replay(record, plugins=plugins)
-        return cls.from_simulator(sim)
+        return cls.from_simulator(sim)._played_from_seed()
 
     @classmethod
     def replay(cls, record: GameRecord, *, plugins: Iterable[object] = ()) -> Game:
@@ -249,4 +303,9 @@ class Game:
             were edited (other option values give the recorded map hash), a player name is
             blank or given twice, an action is illegal, or an event does not follow.
         """
-        return cls.from_simulator(records.replay(record, plugins=plugins))
+        return cls.from_simulator(records.replay(record, plugins=plugins))._played_from_seed()
+
+
+def _entry(action: Action, events: tuple[Event, ...]) -> LogEntry:
+    """The log entry of an action and its events."""
+    return LogEntry(action=action, events=events)

@@ -22,8 +22,10 @@ from collections.abc import Iterator, Sequence
 from typing import overload
 
 from ttr_core.model.actions import Action, Pass
+from ttr_core.model.errors import SetupError
 from ttr_core.model.state import GameState
 from ttr_core.play.functional import PositionCache, simulator_at
+from ttr_core.play.seeded_replay import SeededReplay
 from ttr_core.play.simulator import Simulator
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -35,30 +37,83 @@ class LegalActions(Sequence[Action]):
     to list from it; it is only read, and once it is elsewhere the listing goes on from a
     new simulator loaded from ``state``. Without one, the simulator comes from ``cache``
     (see [`PositionCache`][ttr_core.play.functional.PositionCache]).
+
+    With a simulator, ``state`` may be None: the listing is then of the simulator's
+    current position, and its state is built only when asked for. That is for the owner
+    of the simulator, which must call ``_leave`` before moving it on (as
+    `ttr_core.Game` does); a listing whose simulator moved on without it raises
+    ``SetupError`` instead of listing another position.
     """
 
     def __init__(
         self,
         rs: Ruleset,
-        state: GameState,
+        state: GameState | None,
         *,
         simulator: Simulator | None = None,
         cache: PositionCache | None = None,
     ) -> None:
+        """A listing of ``state`` (see the class).
+
+        :raises SetupError: ``state`` is None and no ``simulator`` is given.
+        """
         self.rs = rs
-        self.state = state
-        sim = (
-            simulator if simulator is not None else simulator_at(rs, state, copy=False, cache=cache)
-        )
+        if simulator is not None:
+            sim = simulator
+        elif state is not None:
+            sim = simulator_at(rs, state, copy=False, cache=cache)
+        else:
+            raise SetupError("a listing without a state needs the simulator at its position")
+        self._state = state
         self._sim = sim
-        self._n = self._at.legal_count()
+        self._version = sim._changes()
+        """The simulator's version at ``state``: once it differs, the simulator is elsewhere."""
+        self._replay: SeededReplay | None = None
+        self._replayed = 0
+        self._n = sim.legal_count()
+
+    def _leave(self, state: GameState | None, replay: SeededReplay | None, actions: int) -> None:
+        """Called by the owner of a simulator listed without a state, before it moves on:
+        the position's state if it was built, else how to rebuild it (``replay``'s first
+        ``actions`` actions), else the state is built now."""
+        if self._state is not None or self._sim._changes() != self._version:
+            return
+        if state is None and replay is None:
+            state = self._sim.snapshot()
+        self._state = state
+        self._replay = replay
+        self._replayed = actions
+
+    @property
+    def state(self) -> GameState:
+        """The position listed.
+
+        :raises SetupError: it was listed without a state and its simulator moved on
+            without telling it (see the class).
+        """
+        state = self._state
+        if state is None:
+            replay = self._replay
+            if replay is not None:
+                state = replay.position(self._replayed)
+                self._replay = None
+            elif self._sim._changes() != self._version:
+                raise SetupError(
+                    "this listing's simulator moved on before the listed state was kept"
+                )
+            else:
+                state = self._sim.snapshot()
+            self._state = state
+        return state
 
     @property
     def _at(self) -> Simulator:
         """The simulator at ``state``: the one given, or a new one once that is elsewhere."""
         sim = self._sim
-        if sim.snapshot() is not self.state:
-            sim = self._sim = Simulator.from_state(self.rs, self.state, record=False)
+        if sim._changes() != self._version:
+            sim = Simulator.from_state(self.rs, self.state, record=False)
+            self._sim = sim
+            self._version = sim._changes()
         return sim
 
     def __len__(self) -> int:
