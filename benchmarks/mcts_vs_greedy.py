@@ -4,7 +4,8 @@ Game ``i`` of a run is played from the seed ``game_seed(seed, i)`` (as ``ttr sim
 numbers its games), with ``mcts`` in seat ``i % 2`` and ``greedy`` in the other, so each
 bot plays each seat in half the games. A tie counts as half a win. The 95 % interval is
 Wilson's score interval for a proportion. Every game depends on its seed alone, so
-``--jobs`` changes only how long the run takes.
+``--jobs`` changes only how long the run takes. The speed is given as the search bot's
+playouts per CPU second of the games (both bots' decisions counted).
 
     python benchmarks/mcts_vs_greedy.py --games 100 --playouts 100 --jobs 2
 """
@@ -12,7 +13,6 @@ Wilson's score interval for a proportion. Every game depends on its seed alone, 
 from __future__ import annotations
 
 import argparse
-import functools
 import math
 import time
 
@@ -23,6 +23,7 @@ from ttr_core.batch.runs import game_seed, play_game, shared_ruleset
 from ttr_core.bots.base import BotFactory
 from ttr_core.bots.greedy import GreedyBot
 from ttr_core.bots.mcts import DEFAULT_C, DEFAULT_PLAYOUTS, MctsBot
+from ttr_core.ruleset.ruleset import Ruleset
 
 Z95 = 1.959964
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -36,6 +37,10 @@ class Outcome:
     totals: tuple[int, int]
     winners: tuple[int, ...]
     turns: int
+    playouts: int
+    """Playouts the search bot played in the game."""
+    seconds: float
+    """CPU seconds the game took, both bots' decisions included."""
 
 
 @frozen
@@ -49,13 +54,28 @@ class Match:
     def __call__(self, index: int, seed: int) -> Outcome:
         rs = shared_ruleset(self.edition, ())
         seat = index % 2
-        mcts: BotFactory = functools.partial(MctsBot, playouts=self.playouts, c=self.c)
+        built: list[MctsBot] = []
+
+        def mcts(rs: Ruleset, seat: int, seed: int) -> MctsBot:
+            bot = MctsBot(rs, seat, seed, playouts=self.playouts, c=self.c)
+            built.append(bot)
+            return bot
+
         names = ["mcts", "greedy"] if seat == 0 else ["greedy", "mcts"]
-        factories = [mcts, GreedyBot] if seat == 0 else [GreedyBot, mcts]
+        factories: list[BotFactory] = [mcts, GreedyBot] if seat == 0 else [GreedyBot, mcts]
+        start = time.process_time()
         result = play_game(rs, names, seed, factories=factories)
+        seconds = time.process_time() - start
         won = tuple(int(name.split()[-1]) - 1 for name in result.winners)
         totals = (result.players[0].total, result.players[1].total)
-        return Outcome(seat=seat, totals=totals, winners=won, turns=result.turns)
+        return Outcome(
+            seat=seat,
+            totals=totals,
+            winners=won,
+            turns=result.turns,
+            playouts=sum(bot.played for bot in built),
+            seconds=seconds,
+        )
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -80,11 +100,15 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     wins = ties = losses = 0
     margin = 0
+    playouts = 0
+    seconds = 0.0
     for i, outcome in enumerate(run_in_order(match, seeds, jobs=args.jobs)):
         if isinstance(outcome, GameFailure):
             raise SystemExit(outcome.message)
         me, other = outcome.totals[outcome.seat], outcome.totals[1 - outcome.seat]
         margin += me - other
+        playouts += outcome.playouts
+        seconds += outcome.seconds
         if outcome.winners == (outcome.seat,):
             wins += 1
         elif outcome.seat in outcome.winners:
@@ -102,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{n} games, seats alternating: won {wins}, tied {ties}, lost {losses}; "
         f"win rate {rate:.1%} (95% interval {low:.1%} to {high:.1%}); "
         f"mean margin {margin / n:+.1f} points; {elapsed / n * args.jobs:.1f} s per game "
-        f"on one core"
+        f"on one core; {playouts / seconds:.1f} playouts per CPU second"
     )
 
 

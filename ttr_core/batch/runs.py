@@ -27,7 +27,7 @@ from typing import Any, Protocol, TypeVar
 from attrs import field, frozen
 
 from ttr_core.batch.parallel import GameFailure, run_in_order
-from ttr_core.bots.base import Bot, BotFactory
+from ttr_core.bots.base import Bot, BotFactory, index_chooser
 from ttr_core.bots.registry import find_bot
 from ttr_core.hidden.seat_actions import SeatLister
 from ttr_core.model import rng
@@ -184,11 +184,38 @@ def play_game(
     seated: list[Bot] = [
         factory(own[s], s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
     ]
-    listers = [SeatLister(own[s], players) for s in range(players)]
+    by_count = [index_chooser(bot) for bot in seated]
+    listers: list[SeatLister | None] = [None] * players
     decisions = 0
     while not sim.is_over:
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise SimulationError(
+                f"the game with seed {seed} did not end in {MAX_DECISIONS} decisions"
+            )
         seat = sim.current_player
-        legal = listers[seat].actions(sim, seat)
+        quick = by_count[seat]
+        if quick is not None:
+            count = sim.legal_count()
+            try:
+                k = quick(count)
+            except Exception as exc:
+                raise SimulationError(
+                    f"bot {bots[seat]!r} in seat {seat} failed in the game with seed {seed}: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
+            if k is not None:
+                if type(k) is not int or not 0 <= k < count:
+                    raise SimulationError(
+                        f"bot {bots[seat]!r} in seat {seat} chose index {k!r} of {count} "
+                        f"legal actions in the game with seed {seed}"
+                    )
+                sim.apply_index(k)
+                continue
+        lister = listers[seat]
+        if lister is None:
+            lister = listers[seat] = SeatLister(own[seat], players)
+        legal = lister.actions(sim, seat)
         try:
             action = seated[seat].choose(view_of(rs, sim.snapshot(), seat), legal)
         except Exception as exc:
@@ -204,11 +231,6 @@ def play_game(
                 f"{seed}, which is illegal: {exc}"
             ) from exc
         del legal  # a bot that kept it makes the next listing copy its simulator
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise SimulationError(
-                f"the game with seed {seed} did not end in {MAX_DECISIONS} decisions"
-            )
     state = sim.snapshot()
     sheet = score_game(rs, state, names)
     saved = Game.from_simulator(sim).record() if record else None

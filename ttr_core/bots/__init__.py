@@ -3,13 +3,14 @@ four play styles of the playtesting studies (``tickets``, ``long-routes``, ``pla
 ``lookahead``), and the registry.
 
 A bot is any class built as ``Bot(ruleset, seat, seed)`` with a ``choose(view, legal)``
-method (see [`Bot`][]); [`find_bot`][] looks one up by its short name in the
+method (see [`Bot`][]; a bot that can decide from the number of legal actions alone may
+also have the faster [`CountingBot`][] method); [`find_bot`][] looks one up by its short name in the
 ``ttr.bots`` entry points or by ``module:Class``, with parameters (``mcts:playouts=200``).
 """
 
 from __future__ import annotations
 
-from ttr_core.bots.base import BaseBot, Bot, BotFactory
+from ttr_core.bots.base import BaseBot, Bot, BotFactory, CountingBot
 from ttr_core.bots.greedy import GreedyBot
 from ttr_core.bots.long_routes import LongRoutesBot
 from ttr_core.bots.lookahead import LookaheadBot
@@ -31,6 +32,7 @@ __all__ = [
     "BaseBot",
     "Bot",
     "BotFactory",
+    "CountingBot",
     "GreedyBot",
     "LongRoutesBot",
     "LookaheadBot",

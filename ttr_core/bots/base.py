@@ -32,6 +32,31 @@ class Bot(Protocol):
         ...
 
 
+@runtime_checkable
+class CountingBot(Protocol):
+    """An optional, faster protocol beside [`Bot`][]: a bot that can decide from the number
+    of legal actions alone.
+
+    Before asking ``choose``, the runners (``play_game``, ``play_out``, ``ttr simulate``)
+    call ``choose_index(count)`` on a bot that has it. It returns an index into the seat's
+    legal actions in listing order (from 0 to ``count - 1``), and the runner applies that
+    action without building the view or the action; or None, and the runner asks
+    ``choose`` as usual. The count is all it is given, so it learns nothing hidden.
+    """
+
+    def choose_index(self, count: int) -> int | None:
+        """The index of the action to play among ``count`` legal ones, or None to be asked
+        with ``choose``."""
+        ...
+
+
+def index_chooser(bot: object) -> Callable[[int], int | None] | None:
+    """``bot.choose_index`` if the bot has that faster protocol ([`CountingBot`][]), else
+    None."""
+    method = getattr(bot, "choose_index", None)
+    return method if callable(method) else None
+
+
 BotFactory = Callable[[Ruleset, int, int], Bot]
 """What builds a bot: a bot class, called with ``(ruleset, seat, seed)``."""
 

@@ -52,6 +52,10 @@ UNUSABLE = -1
 """Track cost of a track the bot cannot use."""
 
 _ALL_COLORS = tuple(range(LOCO))
+_TAKE = tuple(TakeFaceUp(card=c) for c in range(NUM_KINDS))
+"""The face-up draws, by card kind (made once: the bot asks about them at every draw)."""
+_BLIND = DrawBlind()
+_TICKETS = DrawTickets()
 
 
 def _locomotive_cost(action: ClaimRoute | ClaimWithGroups) -> int:
@@ -279,44 +283,55 @@ class Board:
         """
         facts = self.facts
         cost = self.cost
-        sources = set(goal.sources)
-        targets = set(goal.targets)
+        if zero:
+            # Planned tracks the bot can use cost nothing; one it cannot stays unusable.
+            cost = cost[:]
+            for r in zero:
+                if cost[r] >= 0:
+                    cost[r] = 0
+        sources = goal.sources
+        targets = goal.targets
         if not sources or not targets:
             return None
-        dist: dict[int, int] = {}
-        via: dict[int, int] = {}
-        heap = [(0, c) for c in sorted(sources)]
+        cities = facts.cities
+        is_source = [False] * cities
+        for c in sources:
+            is_source[c] = True
+        is_target = [False] * cities
+        for c in targets:
+            is_target[c] = True
+        far = 1 << 62
+        dist = [far] * cities
+        via = [-1] * cities
+        heap = [(0, c) for c in sorted(set(sources))]
         for c in sources:
             dist[c] = 0
-        done: set[int] = set()
+        done = [False] * cities
         border, ends, neighbours = facts.border, facts.ends, facts.neighbours
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             d, u = pop(heap)
-            if u in done:
+            if done[u]:
                 continue
-            done.add(u)
-            if u in targets:
+            done[u] = True
+            if is_target[u]:
                 needed = []
-                while u not in sources:
+                while not is_source[u]:
                     r = via[u]
-                    if cost[r] > 0 and r not in zero:
+                    if cost[r] > 0:
                         needed.append(r)
                     a, b = ends[r]
                     u = a if b == u else b
                 needed.reverse()
                 return d, needed
-            if border[u] and u not in sources:
+            if border[u] and not is_source[u]:
                 continue
             for r, v in neighbours[u]:
                 c = cost[r]
                 if c < 0:
                     continue
-                if r in zero:
-                    c = 0
                 nd = d + c
-                old = dist.get(v)
-                if old is None or nd < old:
+                if nd < dist[v]:
                     dist[v] = nd
                     via[v] = r
                     push(heap, (nd, v))
@@ -348,6 +363,8 @@ class GreedyBot(BaseBot):
         self.facts = map_facts(ruleset)
         self._planned: tuple[object, Board, list[Edge], list[Goal]] | None = None
         """The last board and plan, with what they were made from (see `_board`)."""
+        self._colors_of: dict[tuple[int, ...], tuple[int, ...]] = {}
+        """The colours that pay for a planned step's tracks, by its tracks (see `_demand`)."""
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -392,11 +409,11 @@ class GreedyBot(BaseBot):
             if (
                 seen.final_trigger < 0
                 and board.trains >= self.ticket_draw_trains
-                and DrawTickets() in legal
+                and _TICKETS in legal
             ):
-                return DrawTickets()
-            free = [board.edge(r) for r in range(len(board.cost)) if board.free(r)]
-            claim = self._best_claim(hand, legal, free, [])
+                return _TICKETS
+            free = [r for r in range(len(board.cost)) if board.free(r)]
+            claim = self._best_claim_of(hand, legal, free, [])
             if claim is not None:
                 r = self.facts.track_index[claim.route]
                 if self.facts.length[r] >= min(self.short_track, board.trains):
@@ -440,16 +457,19 @@ class GreedyBot(BaseBot):
     ) -> tuple[list[Edge], frozenset[int]]:
         """Paths for ``goals`` within the trains left, cheapest first, sharing tracks."""
         costed = []
+        first: dict[int, tuple[int, list[int]]] = {}
         for i, goal in enumerate(goals):
             found = board.path(goal, zero)
             if found is not None:
+                first[i] = found
                 costed.append((found[0], -goal.value, i))
         costed.sort()
         planned = set(zero)
         spent = sum(board.facts.length[r] for r in zero)
         edges: list[Edge] = []
         for _, _, i in costed:
-            found = board.path(goals[i], frozenset(planned))
+            # Until a path is planned, the first search's answer stands.
+            found = board.path(goals[i], frozenset(planned)) if edges else first[i]
             if found is None or spent + found[0] > board.trains:
                 continue
             spent += found[0]
@@ -532,7 +552,8 @@ class GreedyBot(BaseBot):
         length = facts.length[r]
         color = facts.color[r]
         colors = _ALL_COLORS if color == GRAY else (color,)
-        if max(hand[c] for c in colors) + hand[LOCO] < length and not facts.group_size[r]:
+        most = max(hand[:LOCO]) if color == GRAY else hand[color]
+        if most + hand[LOCO] < length and not facts.group_size[r]:
             return None  # no colour with the locomotives covers the track
         route = facts.track_ids[r]
         for cards_t in _payments(length, colors, hand, reserved):
@@ -554,19 +575,32 @@ class GreedyBot(BaseBot):
         plan: Sequence[Edge],
     ) -> ClaimRoute | ClaimWithGroups | None:
         """The longest track of ``edges`` that the bot can pay for, with its cheapest payment."""
+        return self._best_claim_of(hand, legal, {r for edge in edges for r in edge.tracks}, plan)
+
+    def _best_claim_of(
+        self,
+        hand: tuple[int, ...],
+        legal: Sequence[Action],
+        tracks: Iterable[int],
+        plan: Sequence[Edge],
+    ) -> ClaimRoute | ClaimWithGroups | None:
+        """The longest of ``tracks`` that the bot can pay for, with its cheapest payment
+        (the fewest locomotives, then the first in map order, among the longest)."""
         if len(legal) == 1 and isinstance(legal[0], Pass):
             return None
         length = self.facts.length
         reserved = self._demand(hand, plan, flexible=False)
         best: tuple[tuple[int, int, int], ClaimRoute | ClaimWithGroups] | None = None
-        for edge in edges:
-            for r in edge.tracks:
-                action = self._payment(r, hand, legal, reserved)
-                if action is None:
-                    continue
-                key = (-length[r], _locomotive_cost(action), r)
-                if best is None or key < best[0]:
-                    best = (key, action)
+        # Longest first: once one is paid for, no shorter track can be better.
+        for r in sorted(tracks, key=lambda r: (-length[r], r)):
+            if best is not None and -length[r] > best[0][0]:
+                break
+            action = self._payment(r, hand, legal, reserved)
+            if action is None:
+                continue
+            key = (-length[r], _locomotive_cost(action), r)
+            if best is None or key < best[0]:
+                best = (key, action)
         return None if best is None else best[1]
 
     def _last_turn(
@@ -599,13 +633,13 @@ class GreedyBot(BaseBot):
         colour the hand has most to spare of; with ``flexible=False`` such tracks are left
         out.
         """
-        color = self.facts.color
         need = [0] * NUM_KINDS
         open_tracks: list[tuple[int, tuple[int, ...]]] = []
+        known = self._colors_of
         for edge in plan:
-            colors = sorted(
-                {c for r in edge.tracks for c in ((color[r],) if color[r] != GRAY else _ALL_COLORS)}
-            )
+            colors = known.get(edge.tracks)
+            if colors is None:
+                colors = known[edge.tracks] = self._colors(edge.tracks)
             if len(colors) == 1:
                 need[colors[0]] += edge.length
             else:
@@ -617,6 +651,13 @@ class GreedyBot(BaseBot):
             c = max(options, key=lambda k: (hand[k] - need[k], -k))
             need[c] += length
         return need
+
+    def _colors(self, tracks: tuple[int, ...]) -> tuple[int, ...]:
+        """The colours, in order, that pay for any of ``tracks`` (every colour for gray)."""
+        color = self.facts.color
+        return tuple(
+            sorted({c for r in tracks for c in ((color[r],) if color[r] != GRAY else _ALL_COLORS)})
+        )
 
     def _draw(
         self, seen: Situation, legal: Sequence[Action], plan: Sequence[Edge]
@@ -630,24 +671,21 @@ class GreedyBot(BaseBot):
             most = max(_ALL_COLORS, key=lambda k: (hand[k], -k))
             deficit = [1 if c == most else 0 for c in range(LOCO)]
         on_display = set(seen.display)
-        shown = [c for c in range(LOCO) if c in on_display and TakeFaceUp(card=c) in legal]
-        useful = [c for c in shown if deficit[c] > 0]
+        useful = [
+            c for c in range(LOCO) if deficit[c] > 0 and c in on_display and _TAKE[c] in legal
+        ]
         if useful:
-            return TakeFaceUp(card=max(useful, key=lambda k: (deficit[k], -k)))
+            return _TAKE[max(useful, key=lambda k: (deficit[k], -k))]
         lacking = sum(1 for c in range(LOCO) if deficit[c] > 0)
-        if (
-            plan
-            and seen.phase is Phase.TURN
-            and 0 < lacking <= 2
-            and TakeFaceUp(card=LOCO) in legal
-        ):
-            return TakeFaceUp(card=LOCO)
-        if DrawBlind() in legal:
-            return DrawBlind()
-        if shown:
-            return TakeFaceUp(card=shown[0])
-        if TakeFaceUp(card=LOCO) in legal:
-            return TakeFaceUp(card=LOCO)
+        if plan and seen.phase is Phase.TURN and 0 < lacking <= 2 and _TAKE[LOCO] in legal:
+            return _TAKE[LOCO]
+        if _BLIND in legal:
+            return _BLIND
+        for c in range(LOCO):
+            if c in on_display and _TAKE[c] in legal:
+                return _TAKE[c]
+        if _TAKE[LOCO] in legal:
+            return _TAKE[LOCO]
         return None
 
     def _fallback(
@@ -656,8 +694,8 @@ class GreedyBot(BaseBot):
         """When nothing planned applies: the longest claim the bot can pay for (in a turn,
         given the ``board``), else the first legal action (a pass when it is the only one)."""
         if seen is not None and board is not None and seen.phase is Phase.TURN:
-            free = [board.edge(r) for r in range(len(board.cost)) if board.free(r)]
-            claim = self._best_claim(seen.hand, legal, free, [])
+            free = [r for r in range(len(board.cost)) if board.free(r)]
+            claim = self._best_claim_of(seen.hand, legal, free, [])
             if claim is not None:
                 return claim
         return legal[0]

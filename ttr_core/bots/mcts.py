@@ -98,6 +98,8 @@ class MctsBot(BaseBot):
         """The greedy bot, whose choice is always a candidate."""
         self.rollout = Rollout(ruleset)
         self.decisions = 0
+        self.played = 0
+        """Playouts played so far, over all decisions (for measuring)."""
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The greedy choice, unless the search found a candidate clearly better (see
@@ -133,6 +135,7 @@ class MctsBot(BaseBot):
                 self.rollout.play(sim, PLAYOUT_LIMIT)
                 rewards[b].append(self._reward(sim))
                 spent += 1
+        self.played += spent
         return rewards
 
     def _select(self, rewards: list[list[float]], t: int) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ttr_core.bots.base import Bot, BotFactory
+from ttr_core.bots.base import Bot, BotFactory, index_chooser
 from ttr_core.bots.registry import find_bot
 from ttr_core.hidden.seat_actions import SeatLister
 from ttr_core.model import rng
@@ -59,15 +59,34 @@ def play_out(
     seated: list[Bot] = [
         factory(own[s], s, rng.derive_seed(seed, s + 1)) for s, factory in enumerate(factories)
     ]
-    listers = [SeatLister(own[s], seats) for s in range(seats)]
+    by_count = [index_chooser(bot) for bot in seated]
+    listers: list[SeatLister | None] = [None] * seats
     recording = bool(game.setup)
     sim = game.simulator(record=recording)
     decisions = 0
     before = len(game.log)
     while not sim.is_over:
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise BotError(f"the game did not end in {MAX_DECISIONS} decisions")
         seat = sim.current_player
-        legal = listers[seat].actions(sim, seat)
-        where = f"bot {names[seat]!r} in seat {seat}, at action {before + decisions}"
+        where = f"bot {names[seat]!r} in seat {seat}, at action {before + decisions - 1}"
+        quick = by_count[seat]
+        if quick is not None:
+            count = sim.legal_count()
+            try:
+                k = quick(count)
+            except Exception as exc:
+                raise BotError(f"{where} failed: {type(exc).__name__}: {exc}") from exc
+            if k is not None:
+                if type(k) is not int or not 0 <= k < count:
+                    raise BotError(f"{where} chose index {k!r} of {count} legal actions")
+                sim.apply_index(k)
+                continue
+        lister = listers[seat]
+        if lister is None:
+            lister = listers[seat] = SeatLister(own[seat], seats)
+        legal = lister.actions(sim, seat)
         try:
             action = seated[seat].choose(sim.view(seat), legal)
         except Exception as exc:
@@ -77,9 +96,6 @@ def play_out(
         except TtrError as exc:
             raise BotError(f"{where} chose {action!r}, which is illegal: {exc}") from exc
         del legal  # a bot that kept it makes the next listing copy its simulator
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise BotError(f"the game did not end in {MAX_DECISIONS} decisions")
     if recording:
         return Game.from_simulator(sim)
     return Game(rs, sim.snapshot(), game.names, seed=None, setup=())

@@ -15,3 +15,11 @@ class RandomBot(BaseBot):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """A uniformly random legal action."""
         return legal[self.below(len(legal))]
+
+    def choose_index(self, count: int) -> int | None:
+        """The same choice from the number of legal actions alone (see
+        [`CountingBot`][ttr_core.bots.base.CountingBot]): the runner applies it without a
+        view or an action object. None in a subclass that chooses otherwise."""
+        if type(self).choose is not RandomBot.choose:
+            return None
+        return self.below(count)
