@@ -45,7 +45,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -63,6 +63,10 @@ BODY_LIMIT = 16 * 1024
 """The documented largest HTTP request body."""
 RATE_BURST = 40
 """The documented burst of messages a socket may send before the rate limit applies."""
+RATE_PER_SECOND = 20.0
+"""The documented long-run rate of messages a socket may send."""
+SEND_INTERVAL = 1.25 / RATE_PER_SECOND
+"""The least time between two actions of a playing client: under the documented rate."""
 BAD_LIMIT = 50
 """The documented number of refused messages that closes a socket."""
 CLOSE_POLICY = 1008
@@ -109,7 +113,7 @@ class Server:
 
         :raises RuntimeError: it exited, or the deadline passed.
         """
-        async with httpx.AsyncClient(base_url=self.base, trust_env=False, timeout=5) as http:
+        async with httpx2.AsyncClient(base_url=self.base, trust_env=False, timeout=5) as http:
             while True:
                 if self.proc is None or self.proc.poll() is not None:
                     raise RuntimeError("the server exited on start; see its log")
@@ -118,7 +122,7 @@ class Server:
                 try:
                     if (await http.get("/api/games")).status_code == 200:
                         return
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     pass
                 await asyncio.sleep(0.1)
 
@@ -174,14 +178,14 @@ class Context:
         self.positions = positions
         """Whether clients ask the server for each action's position (the fault phase)."""
         self.http = self._client()
-        self._old: list[httpx.AsyncClient] = []
+        self._old: list[httpx2.AsyncClient] = []
         self.acked = 0
         self.texts_with_traceback = 0
 
-    def _client(self) -> httpx.AsyncClient:
+    def _client(self) -> httpx2.AsyncClient:
         # No cap on connections: a request never waits for a pooled one.
-        limits = httpx.Limits(max_connections=None, max_keepalive_connections=50)
-        return httpx.AsyncClient(
+        limits = httpx2.Limits(max_connections=None, max_keepalive_connections=50)
+        return httpx2.AsyncClient(
             base_url=self.server.base, trust_env=False, timeout=10, limits=limits
         )
 
@@ -241,6 +245,7 @@ class SeatClient:
         self.connects = 0
         self.finished = False
         self.pending: Pending | None = None
+        self.last_send = -SEND_INTERVAL
 
     async def play(self) -> None:
         """Play the seat to the end of the game, reconnecting with backoff, until the
@@ -260,7 +265,7 @@ class SeatClient:
                     await self._session(ws)
                     if self.finished:
                         return
-            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, httpx.HTTPError):
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, httpx2.HTTPError):
                 pass
             await asyncio.sleep(delay * self.jitter.uniform(0.5, 1.5))
             delay = min(delay * 2, 2.0)
@@ -298,6 +303,12 @@ class SeatClient:
         if legal and self.pending is None and self.sends < self.ctx.max_sends:
             position = await self._position() if self.ctx.positions else None
             index = self.choices.randrange(len(legal))
+            # A client keeps to the documented per-connection rate: against a quick bot on
+            # a free machine a scripted seat could otherwise act faster than it allows.
+            wait = self.last_send + SEND_INTERVAL - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.last_send = time.monotonic()
             self.pending = Pending(legal[index], position)
             self.sends += 1
             await ws.send(json.dumps({"type": "action", "index": index}))
@@ -329,15 +340,15 @@ class Created:
         self.tokens = tokens
 
 
-async def patiently(send: Callable[[], Awaitable[httpx.Response]]) -> httpx.Response:
+async def patiently(send: Callable[[], Awaitable[httpx2.Response]]) -> httpx2.Response:
     """Send a request, waiting out the server's creation rate limit (a 429 says how long
     in ``retry-after``) and sending it again, up to twenty times; a connection the server
     dropped (it closes one after a failure of its own) is opened again, up to three times."""
     dropped = 0
     for _ in range(20):
         try:
-            answer: httpx.Response = await send()
-        except httpx.TransportError:
+            answer: httpx2.Response = await send()
+        except httpx2.TransportError:
             dropped += 1
             if dropped > 3:
                 raise
@@ -349,7 +360,7 @@ async def patiently(send: Callable[[], Awaitable[httpx.Response]]) -> httpx.Resp
     return answer
 
 
-async def create_game(http: httpx.AsyncClient, body: Json) -> Created:
+async def create_game(http: httpx2.AsyncClient, body: Json) -> Created:
     """``POST /api/games`` with ``body``.
 
     :raises RuntimeError: the server refused it.
@@ -401,7 +412,7 @@ def actors(record: Json, game: ttr.Game) -> list[int]:
 
 
 async def check_records(
-    http: httpx.AsyncClient, games: dict[str, list[SeatClient]], check: RecordCheck
+    http: httpx2.AsyncClient, games: dict[str, list[SeatClient]], check: RecordCheck
 ) -> None:
     """Fetch every game's record, replay it with the library, and look for each client's
     acknowledged actions in it."""
@@ -653,7 +664,7 @@ class Abuse:
         self.judge(what, states == 0 and ws.close_code == code)
 
     async def http(
-        self, what: str, status: int, send: Callable[[], Awaitable[httpx.Response]]
+        self, what: str, status: int, send: Callable[[], Awaitable[httpx2.Response]]
     ) -> None:
         """An HTTP request that must be answered ``status`` with a JSON error body."""
         answer = await patiently(send)
