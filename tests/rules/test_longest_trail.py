@@ -20,7 +20,7 @@ from ttr_core import Ruleset, TtrError
 from ttr_core.formats.position import parse_position, position_to_json
 from ttr_core.model.errors import MAX_MESSAGE, LongestPathError
 from ttr_core.rules import graph as graph_module
-from ttr_core.rules.graph import longest_trail
+from ttr_core.rules.graph import components, longest_trail
 from ttr_core.rules.index import index_of
 from ttr_core.rules.scoring import PlayerPosition, Position, score_position
 
@@ -104,6 +104,34 @@ def test_path_1_search_alone_matches_brute_force(edges: list[Edge]) -> None:
         assert longest_trail(edges) == brute_force(edges)
     finally:
         graph_module.WALK_CYCLES = walked
+
+
+@pytest.mark.slow
+@settings(max_examples=200)
+@given(st.one_of(multigraphs(), trees_with_cycles()))
+def test_path_1_walk_alone_matches_brute_force(edges: list[Edge]) -> None:
+    """PATH-1, PATH-2: with every block walked whole, however many cycles it has, the walk
+    (which stops each start once no trail left can beat the best) still finds the brute
+    force's longest trail."""
+    cycles, steps = graph_module.WALK_CYCLES, graph_module.WALK_STEPS
+    graph_module.WALK_CYCLES, graph_module.WALK_STEPS = 100, 10**9
+    try:
+        assert longest_trail(edges) == brute_force(edges)
+    finally:
+        graph_module.WALK_CYCLES, graph_module.WALK_STEPS = cycles, steps
+
+
+@pytest.mark.slow
+@settings(max_examples=300)
+@given(st.integers(1, 9), st.data())
+def test_path_1_by_component_labels_matches_brute_force(size: int, data: st.DataObject) -> None:
+    """PATH-1, PATH-2: given each city's component (as a player's network has them), the
+    longest trail is still the brute force's, components looked at heaviest first."""
+    city = st.integers(0, size - 1)
+    edges = data.draw(st.lists(st.tuples(city, city, st.integers(0, 6)), max_size=10))
+    uf = components(size, [(a, b) for a, b, _ in edges])
+    labels = [uf.find(c) for c in range(size)]
+    assert longest_trail(edges, labels) == brute_force(edges)
 
 
 def test_path_1_hand_cases() -> None:

@@ -154,6 +154,36 @@ def test_station_12_two_stations_join_through_a_city_of_no_ticket() -> None:
     assert score_position(board(CHAIN, searched=True), pos) == score_position(rs, pos)
 
 
+def test_station_12_stations_of_separate_parts_are_chosen_apart() -> None:
+    """STATION-6, STATION-7, STATION-12: the stations at B and F touch no common component,
+    so each is chosen for its own ticket (B-C completes A-C, F-G completes E-G, though
+    the dead ends B-X and F-Y come first); A-G, whose places they would have to join
+    together, fails whatever they borrow. Exhaustive search agrees."""
+    spec: Board = (
+        (
+            ("A", "B", 2, "gray"),
+            ("E", "F", 2, "gray"),
+            ("B", "X", 1, "gray"),
+            ("B", "C", 1, "gray"),
+            ("F", "Y", 1, "gray"),
+            ("F", "G", 1, "gray"),
+        ),
+        (("A", "C", 5), ("E", "G", 4), ("A", "G", 7)),
+    )
+    rs = board(spec)
+    pos = holdings(
+        rs,
+        {
+            "Owner": (["A-B", "E-F"], ["A-C", "E-G", "A-G"], ["B", "F"]),
+            "Other": (["B-X", "B-C", "F-Y", "F-G"], [], []),
+        },
+    )
+    assert borrowed(rs, pos, 0) == ["B-C", "F-G"]
+    owner = score_position(rs, pos).players[0]
+    assert [(t.points, t.completed) for t in owner.tickets] == [(5, True), (4, True), (-7, False)]
+    assert score_position(board(spec, searched=True), pos) == score_position(rs, pos)
+
+
 def test_station_12_idle_stations_take_their_first_track() -> None:
     """STATION-8, STATION-12: when no track of a station can change a ticket, it borrows
     its first track in order, whether that leads back into the owner's network or to a

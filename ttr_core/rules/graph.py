@@ -50,6 +50,49 @@ def components(size: int, edges: Iterable[tuple[int, int]]) -> UnionFind:
     return uf
 
 
+def two_edge_classes(size: int, edges: Sequence[tuple[int, int]]) -> UnionFind:
+    """Union-find over ``size`` cities whose classes are the 2-edge-connected ones of
+    ``edges``: two cities share one when no single edge's removal separates them.
+
+    A breadth-first spanning forest, then for each edge outside it the cities of the
+    cycle it closes are merged (each class rooted at its city nearest the forest's root,
+    so that the cycle is walked up from both ends). Forest edges on no such cycle are the
+    bridges. Cheaper than finding the bridges first.
+    """
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+    for i, (a, b) in enumerate(edges):
+        adj[a].append((i, b))
+        adj[b].append((i, a))
+    depth = [-1] * size
+    up = list(range(size))  # each city's parent in the forest
+    via = [-1] * size  # the forest edge to it
+    for root, _ in edges:
+        if depth[root] >= 0:
+            continue
+        depth[root] = 0
+        queue = [root]
+        for city in queue:
+            below = depth[city] + 1
+            for i, other in adj[city]:
+                if depth[other] < 0:
+                    depth[other] = below
+                    up[other] = city
+                    via[other] = i
+                    queue.append(other)
+    uf = UnionFind(size)
+    find = uf.find
+    parent = uf.parent
+    for i, (a, b) in enumerate(edges):
+        if via[a] == i or via[b] == i:
+            continue
+        a, b = find(a), find(b)
+        while a != b:
+            if depth[a] < depth[b]:
+                a, b = b, a
+            parent[a] = a = find(up[a])
+    return uf
+
+
 Edge = tuple[int, int, int]
 """A track as ``(city, city, length)``."""
 
@@ -62,7 +105,7 @@ in a built-in edition need about 10,000, but a custom map can allow far worse.
 """
 
 
-def longest_trail(edges: Sequence[Edge]) -> int:
+def longest_trail(edges: Sequence[Edge], labels: Sequence[int] | None = None) -> int:
     """The longest trail (no track used twice; cities may repeat) over ``(a, b, length)`` edges.
 
     Exact (rules PATH-1, PATH-2) for lengths of 0 or more, parallel tracks and loops
@@ -73,8 +116,14 @@ def longest_trail(edges: Sequence[Edge]) -> int:
     their bridges, which a trail crosses at most once, into blocks: each is walked whole
     by `_walk_block` when it is small, or else searched by `_TrailSearch`.
 
+    ``labels``, when given, names the component of each city (cities then being indices
+    into it, as in a union-find of the same edges): components are then not found
+    again, and only those heavy enough to matter are looked at.
+
     :raises LongestPathError: the search would need more than `MAX_TRAIL_WORK`.
     """
+    if labels is not None:
+        return _longest_by_labels(edges, labels)
     adj: dict[int, list[tuple[int, int, int]]] = {}  # city: (track, other city, length)
     for i, (a, b, length) in enumerate(edges):
         at = adj.get(a)
@@ -113,17 +162,57 @@ def longest_trail(edges: Sequence[Edge]) -> int:
         total = weight // 2
         if total <= best:
             break
-        if odd <= 2:
-            best = total
-        elif ends == 2 * (len(cities) - 1):
-            # A tree: trails are paths, and the longest is its weighted diameter.
-            far, _ = _farthest(adj, cities[0])
-            best = max(best, _farthest(adj, far)[1])
-        elif ends == 2 * len(cities):
-            best = max(best, _longest_unicyclic(adj, cities))
-        else:
-            best = _longest_with_cycles(adj, cities, edges, best, work)
+        best = _longest_in_part(adj, cities, odd, ends, total, edges, best, work)
     return best
+
+
+def _longest_by_labels(edges: Sequence[Edge], labels: Sequence[int]) -> int:
+    """`longest_trail` of ``edges`` whose cities' components are ``labels``: components
+    in decreasing weight, each one's tracks gathered only when it could be the longest."""
+    weight = [0] * len(labels)
+    for a, _, length in edges:
+        weight[labels[a]] += length
+    best = 0
+    work = _Work()
+    for root in sorted({labels[a] for a, _, _ in edges}, key=weight.__getitem__, reverse=True):
+        total = weight[root]
+        if total <= best:
+            break
+        adj: dict[int, list[tuple[int, int, int]]] = {}  # city: (track, other city, length)
+        for i, (a, b, length) in enumerate(edges):
+            if labels[a] == root:
+                adj.setdefault(a, []).append((i, b, length))
+                adj.setdefault(b, []).append((i, a, length))
+        odd = ends = 0
+        for tracks in adj.values():
+            odd += len(tracks) & 1
+            ends += len(tracks)
+        best = _longest_in_part(adj, list(adj), odd, ends, total, edges, best, work)
+    return best
+
+
+def _longest_in_part(
+    adj: dict[int, list[tuple[int, int, int]]],
+    cities: list[int],
+    odd: int,
+    ends: int,
+    total: int,
+    edges: Sequence[Edge],
+    best: int,
+    work: _Work,
+) -> int:
+    """``best``, or the longest trail of one component if that is longer: its ``cities``
+    (``adj`` holding at least theirs), how many are of odd degree, twice its tracks, its
+    ``total`` length (more than ``best``)."""
+    if odd <= 2:
+        return total
+    if ends == 2 * (len(cities) - 1):
+        # A tree: trails are paths, and the longest is its weighted diameter.
+        far, _ = _farthest(adj, cities[0])
+        return max(best, _farthest(adj, far)[1])
+    if ends == 2 * len(cities):
+        return max(best, _longest_unicyclic(adj, cities))
+    return _longest_with_cycles(adj, cities, edges, best, work)
 
 
 def _first(part: tuple[int, int, int, list[int]]) -> int:
@@ -212,12 +301,22 @@ def _longest_unicyclic(adj: dict[int, list[tuple[int, int, int]]], cities: list[
         ring.append(city)
         at.append(at[-1] + length)
     total = at[-1] + length
-    for j, a in enumerate(ring):
-        first, second = down[a]
-        best = max(best, total + first + second)
-        for k in range(j + 1, len(ring)):
-            arc = at[k] - at[j]
-            best = max(best, first + down[ring[k]][0] + max(arc, total - arc))
+    # An arc from ring[j] on to ring[k] is at[k] - at[j] long one way round and the rest of
+    # total the other: for each k, the best j before it is the one of highest
+    # first - at[j] one way and first + at[j] the other.
+    first, second = down[start]
+    best = max(best, total + first + second)
+    ahead = behind = first  # at[0] is 0
+    for k in range(1, len(ring)):
+        first, second = down[ring[k]]
+        here = at[k]
+        best = max(
+            best, total + first + second, ahead + first + here, behind + first + total - here
+        )
+        if first - here > ahead:
+            ahead = first - here
+        if first + here > behind:
+            behind = first + here
     return best
 
 
@@ -366,9 +465,10 @@ def _contract(tracks: list[Edge], keep: Container[int]) -> list[Edge]:
 WALK_STEPS = 400
 """The most steps `_walk_block` takes in a block before it leaves it to `_TrailSearch`."""
 
-WALK_CYCLES = 3
+WALK_CYCLES = 4
 """The most independent cycles of a contracted block that `_walk_block` walks: blocks of
-played networks with three need a few hundred steps at most, with four up to thousands."""
+played networks with four need a few hundred steps at most, as walks stop once nothing
+longer is left to find."""
 
 
 def _walk_block(
@@ -383,7 +483,9 @@ def _walk_block(
     A longest trail can be taken maximal (lengths are never negative), so it starts at a
     city of odd degree or where paths hang, unless it walks the whole block; only those
     are starts, and cities of two tracks are passed straight through (`_contract`). A
-    block of a few tracks has few trails: walking them is quicker than a search.
+    walk stops once its trails cannot beat the best: none is longer than the whole block
+    with the paths down at its two ends. A block of a few tracks has few trails: walking
+    them is quicker than a search.
     """
     keep = set(ends)
     if start is not None:
@@ -399,14 +501,40 @@ def _walk_block(
         if a != b:
             adj.setdefault(b, []).append((bit, a, length))
             odd ^= {a, b}
-    if len(tracks_left) - len(adj) >= WALK_CYCLES:
-        return None  # more independent cycles than WALK_CYCLES: too many trails
+    cycles = len(tracks_left) - len(adj) + 1
+    if cycles > WALK_CYCLES:
+        return None  # too many trails
+    # The tracks a trail leaves out have odd degree at the cities of odd degree but its
+    # ends, and at its ends of even degree (none for a closed trail): each such city
+    # keeps one, and a track serves two. So a closed trail leaves out at least half of
+    # left_out, one from a to b at least half of left_out + shift[a] + shift[b]. Worked
+    # out for blocks of several cycles only: smaller ones are walked at once.
+    left_out = 0
+    shift: dict[int, int] = {}
+    if cycles > 2:
+        least: dict[int, int] = {}  # city: its shortest track, loops aside
+        for a, b, length in tracks_left:
+            if a != b:
+                if length < least.get(a, _NEVER):
+                    least[a] = length
+                if length < least.get(b, _NEVER):
+                    least[b] = length
+        left_out = sum(least[city] for city in odd)
+        shift = {city: -least[city] if city in odd else least.get(city, 0) for city in adj}
     none = (0, 0)
     steps = WALK_STEPS
     down = 0
     if start is not None:
+        lack = left_out + shift.get(start, 0)
+        onward = max(
+            [2 * ends.get(c, none)[0] - shift.get(c, 0) for c in adj if c != start], default=0
+        )
+        ceiling = max(
+            total + ends.get(start, none)[0] - (left_out + 1) // 2,
+            (2 * total - lack + onward) // 2,
+        )
         stack = [(start, 0, 0)]
-        while stack:
+        while stack and down < ceiling:
             city, used, length = stack.pop()
             steps -= 1
             value = length + ends.get(city, none)[0]
@@ -421,10 +549,26 @@ def _walk_block(
     starts = [city for city in adj if city in odd or city in ends]
     if not starts:
         return down, max(best, total)
-    for first in starts:
+    # A trail and its reverse score the same, so a walk need not end at a start walked
+    # before it, and it stops once no trail left can beat the best. Starts of the
+    # longest paths down go first, so that later walks have less to find.
+    starts.sort(key=lambda city: ends.get(city, none)[0], reverse=True)
+    onward = -_NEVER  # the most 2 * path down - shift of the starts after this one
+    ahead = []
+    for city in reversed(starts):
+        ahead.append(onward)
+        onward = max(onward, 2 * ends.get(city, none)[0] - shift.get(city, 0))
+    ahead.reverse()
+    for first, onward in zip(starts, ahead, strict=True):
         one, two = ends.get(first, none)
+        lack = left_out + shift.get(first, 0)
+        ceiling = max(
+            total + one + two - (left_out + 1) // 2,  # a closed trail
+            total + one - (lack + 1) // 2,  # to a city of even degree, no path down
+            (2 * (total + one) - lack + onward) // 2,  # to a later start
+        )
         stack = [(first, 0, one)]
-        while stack:
+        while stack and best < ceiling:
             city, used, length = stack.pop()
             steps -= 1
             value = length + (two if city == first else ends.get(city, none)[0])

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ttr_core.model.errors import MapDataError
 from ttr_core.model.mapdata import Track
-from ttr_core.rules.graph import UnionFind, bridges, components, longest_trail
+from ttr_core.rules.graph import UnionFind, bridges, components, longest_trail, two_edge_classes
 from ttr_core.rules.index import index_of
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ class PlayerNetwork:
         "_bridges",
         "_components",
         "_index",
+        "_labels",
         "_longest",
         "_own",
         "_own_network",
@@ -61,6 +62,7 @@ class PlayerNetwork:
         self._own = tuple(own)
         self._borrowed = tuple(borrowed)
         self._components: UnionFind | None = None
+        self._labels: list[int] | None = None
         self._own_network: PlayerNetwork | None = None if self._borrowed else self
         self._bridges: tuple[int, ...] | None = None
         self._two_edge: UnionFind | None = None
@@ -157,13 +159,11 @@ class PlayerNetwork:
         if ia == ib:
             return True
         if self._two_edge is None:
-            cut = set(self._bridge_indices())
-            uf = UnionFind(len(self._index.city_ids))
             route_a, route_b = self._index.route_a, self._index.route_b
-            for r in (*self._own, *self._borrowed):
-                if r not in cut:
-                    uf.union(route_a[r], route_b[r])
-            self._two_edge = uf
+            self._two_edge = two_edge_classes(
+                len(self._index.city_ids),
+                [(route_a[r], route_b[r]) for r in (*self._own, *self._borrowed)],
+            )
         return self._two_edge.connected(ia, ib)
 
     def bridges(self) -> tuple[Track, ...]:
@@ -186,7 +186,8 @@ class PlayerNetwork:
                 [
                     (index.route_a[r], index.route_b[r], index.route_len[r])
                     for r in (*self._own, *self._borrowed)
-                ]
+                ],
+                self._component_labels(),
             )
         return self._longest
 
@@ -202,6 +203,18 @@ class PlayerNetwork:
                 [(route_a[r], route_b[r]) for r in (*self._own, *self._borrowed)],
             )
         return self._components
+
+    def _component_labels(self) -> list[int]:
+        """Each city's component, by city index, as the root city of its set in
+        [`_union_find`][]: for final scoring, which asks of many cities."""
+        if self._labels is None:
+            labels = list(self._union_find().parent)
+            for city, root in enumerate(labels):
+                while labels[root] != root:
+                    root = labels[root]
+                labels[city] = root
+            self._labels = labels
+        return self._labels
 
     def _places(self, name: str) -> tuple[int, ...]:
         try:

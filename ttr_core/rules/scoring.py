@@ -18,12 +18,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import product
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
 from ttr_core.model.errors import MapDataError
 from ttr_core.model.mapdata import MapData, Parameters, Ticket
-from ttr_core.rules.index import index_of
+from ttr_core.rules.index import RulesetIndex, index_of
 from ttr_core.rules.network import PlayerNetwork
 
 if TYPE_CHECKING:
@@ -239,9 +240,17 @@ def _score_tickets(
     """
     hook = rs.hooks.ticket_result
     index = index_of(rs)
-    find = network._union_find().find if rs.hooks.tickets_scored_directly else None
+    labels = network._component_labels() if rs.hooks.tickets_scored_directly else None
+    find = None if labels is None else labels.__getitem__
+    simple = _simple_tickets(index) if labels is not None else ()
     results = []
     for t in tickets:
+        if labels is not None:
+            known = simple[t]
+            if known is not None:
+                a, b, done, failed = known
+                results.append(done if labels[a] == labels[b] else failed)
+                continue
         ticket = index.tickets[t]
         result = None if find is None else _core_result(rs, ticket, find)
         if result is None:
@@ -257,6 +266,34 @@ def _score_tickets(
                 )
         results.append(result)
     return tuple(results)
+
+
+_SimpleTicket = tuple[int, int, TicketResult, TicketResult]
+"""A ticket between two cities: their indices, its result completed and failed."""
+
+_SIMPLE: WeakKeyDictionary[RulesetIndex, tuple[_SimpleTicket | None, ...]] = WeakKeyDictionary()
+"""[`_simple_tickets`][] of each ruleset index, made on first use."""
+
+
+def _simple_tickets(index: RulesetIndex) -> tuple[_SimpleTicket | None, ...]:
+    """For each ticket of the map, by index, its cities and the core's two results when
+    it joins two cities, None for a ticket to a country or a choice of places: what
+    [`_core_result`][] works out each time, once."""
+    found = _SIMPLE.get(index)
+    if found is None:
+        city_index = index.city_index
+        table: list[_SimpleTicket | None] = []
+        for ticket in index.tickets:
+            a, b = city_index.get(ticket.a), city_index.get(ticket.b or "")
+            if ticket.targets is not None or a is None or b is None or ticket.points is None:
+                table.append(None)
+            else:
+                points = ticket.points
+                done = _result(ticket.id, points, True)
+                failed = _result(ticket.id, -points, False)
+                table.append((a, b, done, failed))
+        found = _SIMPLE[index] = tuple(table)
+    return found
 
 
 def _core_result(rs: Ruleset, ticket: Ticket, find: Callable[[int], int]) -> TicketResult | None:
@@ -349,7 +386,7 @@ class _OpenTicket:
     (places already reached stay reached); ``reached`` the bits of those it does.
     """
 
-    __slots__ = ("origin", "places", "position", "reached", "targets")
+    __slots__ = ("origin", "places", "position", "reached", "targets", "unreached")
 
     def __init__(
         self, position: int, origin: int, targets: list[tuple[int, int]], reached: int
@@ -358,16 +395,13 @@ class _OpenTicket:
         self.origin = origin
         self.targets = targets
         self.reached = reached
-        places = origin
+        unreached = 0
         for _, nodes in targets:
-            places |= nodes
-        self.places = places
+            unreached |= nodes
+        self.unreached = unreached
+        """The components of the places it does not reach."""
+        self.places = origin | unreached
         """The components whose joining can change this ticket."""
-
-    def open_to(self, touched: int) -> bool:
-        """Whether joins of the components ``touched`` can change it: its origin and a
-        place it does not reach must both be touched."""
-        return bool(self.origin & touched) and any(nodes & touched for _, nodes in self.targets)
 
     def mask(self, groups: Sequence[int]) -> int:
         """The bits of the places reached once components are joined into ``groups``
@@ -392,18 +426,20 @@ def _open_tickets(
     its origin and that place lie in touched components.
     """
     index = index_of(rs)
-    tickets, city_index = index.tickets, index.city_index
+    tickets = index.tickets
+    simple = _simple_tickets(index)
     places = rs.place_cities
     out = []
     for position, t in enumerate(pp.tickets):
-        ticket = tickets[t]
-        if ticket.targets is None and ticket.a in city_index and ticket.b in city_index:
-            a = 1 << component(city_index[ticket.a])  # the usual ticket, city to city
+        known = simple[t]
+        if known is not None:
+            a = 1 << component(known[0])  # the usual ticket, city to city
             if a & touched:
-                b = 1 << component(city_index[ticket.b])
+                b = 1 << component(known[1])
                 if a != b and b & touched:
                     out.append(_OpenTicket(position, a, [(1, b)], 0))
             continue
+        ticket = tickets[t]
         origin = 0
         for c in places(ticket.a):
             origin |= 1 << component(c)
@@ -442,14 +478,14 @@ def _prune_choices(
     """
     while True:
         touched_by: dict[int, int] = {}  # component: the one station touching it, -1 if several
+        touched = 0
         for i, chosen in enumerate(choices):
             if chosen:
                 for node in (homes[i], *chosen):
                     touched_by[node] = i if touched_by.get(node, i) == i else -1
-        touched = 0
-        for node in touched_by:
-            touched |= 1 << node
-        tickets = [t for t in tickets if t.open_to(touched)]
+                    touched |= 1 << node
+        # A ticket can change while its origin and a place it does not reach are touched.
+        tickets = [t for t in tickets if t.origin & touched and t.unreached & touched]
         places = 0
         for t in tickets:
             places |= t.places
@@ -487,7 +523,7 @@ def _assign_by_components(
     own = ctx.own_networks[seat]
     base = _score_tickets(rs, pp.tickets, own, ctx)
     candidates = _station_candidates(rs, seat, pp, owner)
-    component = own._union_find().find
+    component = own._component_labels().__getitem__
     homes = [component(c) for c in pp.stations]
     choices, idle = _station_choices(rs, pp, candidates, homes, component)
     touched = 0
@@ -622,37 +658,123 @@ class _JoinSearch:
         """The first of the ``options`` of every station, in order, that gives the tickets
         the highest (points, completed tickets).
 
-        Assignments that join the components into the same groups score the same and are
-        scored once.
+        Stations fall into parts that share no component, counting the components of
+        each ticket's origin as shared. A part joins only its own components, so it
+        changes only the tickets whose origin it touches: each part is searched alone
+        (its first best choices are also first in the whole order), and tickets no part
+        can change are left out, as they add the same to every assignment.
         """
         chosen = tuple(option[0] for option in options)
         if all(len(option) == 1 for option in options):
             return chosen
         homes = self.homes
+        parts: list[tuple[list[int], int]] = []  # stations, the components they touch
+        for i, option in enumerate(options):
+            stations, touched = [i], 1 << homes[i]
+            for _, node in option:
+                if node >= 0:
+                    touched |= 1 << node
+            parts = _merged(parts, stations, touched)
+        for t in self.tickets:
+            if t.origin & (t.origin - 1):  # an origin of several components joins their parts
+                parts = _merged(parts, [], t.origin)
+        combo = list(chosen)
+        for stations, touched in parts:
+            tickets = [t for t in self.tickets if t.origin & touched]
+            if tickets and any(len(options[i]) > 1 for i in stations):
+                self._best_part(options, sorted(stations), tickets, combo)
+        return tuple(combo)
+
+    def _best_part(
+        self,
+        options: Sequence[Sequence[tuple[int, int]]],
+        stations: Sequence[int],
+        open_tickets: Sequence[_OpenTicket],
+        combo: list[tuple[int, int]],
+    ) -> None:
+        """Set in ``combo`` the first of the ``options`` of the ``stations`` of one part, in
+        order, that gives its ``open_tickets`` the highest (points, completed tickets).
+
+        Choices that join the components into the same groups score the same and are
+        scored once.
+        """
+        homes = self.homes
         memo = self.memo
-        tickets = [(t, t.position, t.reached, t.origin, t.targets) for t in self.tickets]
+        # A ticket of one place the core scores has two results, worked out here: its
+        # origin, the place's components, and (points, completed) joined and not.
+        pairs: list[tuple[int, int, int, int, int, int]] = []
+        tickets: list[tuple[_OpenTicket, int, int, int, list[tuple[int, int]]]] = []
+        ticket_of = index_of(self.rs).tickets
+        for t in open_tickets:
+            done = alone = None
+            if self.direct and len(t.targets) == 1:
+                ticket = ticket_of[self.pp.tickets[t.position]]
+                alone = _core_result_of_mask(ticket, t.reached)
+                done = _core_result_of_mask(ticket, t.reached | t.targets[0][0])
+            if done is None or alone is None:
+                tickets.append((t, t.position, t.reached, t.origin, t.targets))
+            else:
+                nodes = t.targets[0][1]
+                pairs.append(
+                    (t.origin, nodes, done.points, done.completed, alone.points, alone.completed)
+                )
+        # Each option beside the components it joins: its home's bit and its component's,
+        # 0 for an idle one.
+        paired = [
+            [
+                (choice, 1 << homes[i] | 1 << choice[1] if choice[1] >= 0 else 0)
+                for choice in options[i]
+            ]
+            for i in stations
+        ]
         best: tuple[int, int] | None = None
+        first: tuple[tuple[int, int], ...] = ()
         seen: set[frozenset[int]] = set()
-        for combo in product(*options):
-            groups = _groups([(homes[i], node) for i, (_, node) in enumerate(combo) if node >= 0])
+        for picked in product(*paired):
+            groups: list[int] = []  # _groups of the joins, written out
+            for _, joined in picked:
+                if joined:
+                    rest = []
+                    for group in groups:
+                        if group & joined:
+                            joined |= group
+                        else:
+                            rest.append(group)
+                    rest.append(joined)
+                    groups = rest
             key = frozenset(groups)
             if key in seen:
                 continue
             seen.add(key)
             points = completed = 0
+            for origin, nodes, done_points, done_completed, alone_points, alone_completed in pairs:
+                for group in groups:
+                    if group & origin and group & nodes:
+                        points += done_points
+                        completed += done_completed
+                        break
+                else:
+                    points += alone_points
+                    completed += alone_completed
             for t, position, mask, origin, targets in tickets:
                 for group in groups:  # t.mask(groups), written out
                     if group & origin:
                         for bit, nodes in targets:
                             if group & nodes:
                                 mask |= bit
-                result = memo.get((position, mask)) or self.result(t, mask, combo)
+                result = memo.get((position, mask))
+                if result is None:
+                    whole = list(combo)
+                    for i, (choice, _) in zip(stations, picked, strict=True):
+                        whole[i] = choice
+                    result = self.result(t, mask, whole)
                 points += result.points
                 completed += result.completed
             if best is None or (points, completed) > best:
                 best = (points, completed)
-                chosen = combo
-        return chosen
+                first = tuple(choice for choice, _ in picked)
+        for i, choice in zip(stations, first, strict=True):
+            combo[i] = choice
 
     def network(self, combo: Sequence[tuple[int, int]]) -> PlayerNetwork:
         """The network of the assignment ``combo``: own tracks and those it borrows (the
@@ -680,6 +802,22 @@ def _core_result_of_mask(ticket: Ticket, mask: int) -> TicketResult | None:
     if values:
         return _result(ticket.id, max(values), True)
     return _result(ticket.id, -min(ticket.targets.values()), False)
+
+
+def _merged(
+    parts: list[tuple[list[int], int]], stations: list[int], touched: int
+) -> list[tuple[list[int], int]]:
+    """``parts`` (stations and the components they touch) with ``stations`` touching
+    ``touched`` added: merged into one with every part that touches any of the same."""
+    rest = []
+    for part in parts:
+        if part[1] & touched:
+            stations = stations + part[0]
+            touched |= part[1]
+        else:
+            rest.append(part)
+    rest.append((stations, touched))
+    return rest
 
 
 def _groups(joins: Iterable[tuple[int, int]]) -> list[int]:
@@ -741,9 +879,9 @@ def score_position(rs: Ruleset, position: Position) -> Scoresheet:
                 bonuses[seat][name] = bonuses[seat].get(name, 0) + points
     scores = []
     for seat, pp in enumerate(position.players):
-        route_points = sum(index.route_points[r] for r in pp.routes)
+        route_points = sum(map(index.route_points.__getitem__, pp.routes))
         results = ctx.ticket_results[seat]
-        ticket_points = sum(x.points for x in results)
+        ticket_points = sum([x.points for x in results])
         total = route_points + ticket_points + sum(bonuses[seat].values())
         scores.append(
             PlayerScore(
@@ -752,7 +890,7 @@ def score_position(rs: Ruleset, position: Position) -> Scoresheet:
                 route_points=route_points,
                 ticket_points=ticket_points,
                 tickets=results,
-                tickets_completed=sum(x.completed for x in results),
+                tickets_completed=sum([x.completed for x in results]),
                 longest_path=ctx.longest_paths[seat],
                 bonuses=bonuses[seat],
                 stations=ctx._station_uses[seat],
