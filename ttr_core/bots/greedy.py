@@ -103,6 +103,8 @@ class MapFacts:
     """Per track, the indices of its two cities."""
     length: tuple[int, ...]
     """Per track, its spaces: the trains it takes."""
+    longest: int
+    """The most spaces of any track."""
     color: tuple[int, ...]
     """Per track, its colour number ([`GRAY`][ttr_core.model.cards.GRAY] for gray)."""
     points: tuple[int, ...]
@@ -154,6 +156,7 @@ def _read_map(rs: Ruleset) -> MapFacts:
     return MapFacts(
         ends=ends,
         length=tuple(t.length for t in routes),
+        longest=max((t.length for t in routes), default=0),
         color=tuple(route_color_index(t.color) for t in routes),
         points=tuple(rs.params.route_points[t.length] for t in routes),
         twin=tuple(-1 if t.parallel is None else track_index[t.parallel] for t in routes),
@@ -208,6 +211,33 @@ def _payments(
             yield tuple(cards)
 
 
+def track_costs(
+    rs: Ruleset, me: int, owners: Sequence[int], trains: int, players: int
+) -> list[int]:
+    """Per track, what it costs ``me`` holding ``trains`` trains on a path: 0 for its own
+    tracks, the length of a track it may claim and has the trains for, else `UNUSABLE`."""
+    return _costs(rs, me, owners, trains, players, [r for r, o in enumerate(owners) if o == me])
+
+
+def _costs(
+    rs: Ruleset, me: int, owners: Sequence[int], trains: int, players: int, own: list[int]
+) -> list[int]:
+    """`track_costs`, given the tracks ``me`` owns."""
+    facts = map_facts(rs)
+    length = facts.length
+    cost = [UNUSABLE] * len(owners)
+    if trains >= facts.longest:
+        for r in open_tracks_for(rs, owners, me, players):
+            cost[r] = length[r]
+    else:
+        for r in open_tracks_for(rs, owners, me, players):
+            if length[r] <= trains:
+                cost[r] = length[r]
+    for r in own:
+        cost[r] = 0
+    return cost
+
+
 class Board:
     """The bot's picture of the board for one decision: track costs and its own network."""
 
@@ -222,29 +252,47 @@ class Board:
         return board
 
     def _setup(
-        self, rs: Ruleset, me: int, owners: Sequence[int], trains: int, players: int
+        self,
+        rs: Ruleset,
+        me: int,
+        owners: Sequence[int],
+        trains: int,
+        players: int,
+        cost: list[int] | None = None,
     ) -> None:
+        """Set the board up; ``cost``, if given, is `track_costs` of the same arguments."""
         self.rs = rs
         self.facts = facts = map_facts(rs)
         self.me = me
         self.trains = trains
-        length = facts.length
-        cost = [UNUSABLE] * len(owners)
-        for r in open_tracks_for(rs, owners, me, players):
-            if length[r] <= trains:
-                cost[r] = length[r]
         self.own: list[int] = [r for r, owner in enumerate(owners) if owner == me]
-        for r in self.own:
-            cost[r] = 0
+        if cost is None:
+            cost = _costs(rs, me, owners, trains, players, self.own)
         self.cost = cost
-        self.network = UnionFind(facts.cities)
+        self.network = network = UnionFind(facts.cities)
         ends = facts.ends
         for r in self.own:
-            self.network.union(*ends[r])
+            network.union(*ends[r])
+
+    def with_costs(self, cost: list[int]) -> Board:
+        """This board with other track costs (the bot's own tracks and trains unchanged)."""
+        board = Board.__new__(Board)
+        board.rs = self.rs
+        board.facts = self.facts
+        board.me = self.me
+        board.trains = self.trains
+        board.own = self.own
+        board.cost = cost
+        board.network = self.network
+        return board
 
     def free(self, r: int) -> bool:
         """Whether the bot could claim track ``r`` (ignoring cards)."""
         return self.cost[r] > 0
+
+    def free_tracks(self) -> list[int]:
+        """The tracks the bot could claim (ignoring cards), in map order."""
+        return [r for r, c in enumerate(self.cost) if c > 0]
 
     def completed(self, goal: Goal, extra: Iterable[int] = ()) -> bool:
         """Whether the bot's tracks (plus ``extra`` tracks) join the goal's cities."""
@@ -275,11 +323,16 @@ class Board:
                 total += 2 * goal.value
         return total
 
-    def path(self, goal: Goal, zero: frozenset[int] = frozenset()) -> tuple[int, list[int]] | None:
+    def path(
+        self, goal: Goal, zero: frozenset[int] = frozenset(), chain: list[int] | None = None
+    ) -> tuple[int, list[int]] | None:
         """The cheapest way to complete ``goal``: ``(trains needed, free tracks to claim)``.
 
         Tracks in ``zero`` (already planned) cost nothing. Border arrows are dead ends: a
         path may start or end at one but not pass through it. None if there is no way.
+        Every track of the way found (free, planned or the bot's own) is added to ``chain``
+        if given: a track off every such way can become unusable without changing the answer
+        (see `GreedyBot._board`).
         """
         facts = self.facts
         cost = self.cost
@@ -306,18 +359,19 @@ class Board:
         heap = [(0, c) for c in sorted(set(sources))]
         for c in sources:
             dist[c] = 0
-        done = [False] * cities
         border, ends, neighbours = facts.border, facts.ends, facts.neighbours
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             d, u = pop(heap)
-            if done[u]:
-                continue
-            done[u] = True
+            if d > dist[u]:
+                continue  # an older entry, or the city is settled
+            dist[u] = -1  # settled: below any distance, so nothing reaches it again
             if is_target[u]:
                 needed = []
                 while not is_source[u]:
                     r = via[u]
+                    if chain is not None:
+                        chain.append(r)
                     if cost[r] > 0:
                         needed.append(r)
                     a, b = ends[r]
@@ -344,6 +398,34 @@ class Board:
         return Edge(tracks=tuple(sorted(tracks)), length=self.facts.length[r])
 
 
+class _Kept:
+    """A plan kept between decisions, with what it was made from (see `GreedyBot._board`)."""
+
+    __slots__ = ("board", "edges", "goals", "key", "on_path", "owners", "tracks")
+
+    def __init__(
+        self,
+        key: tuple[int, tuple[int, ...], int],
+        owners: tuple[int, ...],
+        board: Board,
+        tracks: list[int],
+        edges: list[Edge],
+        goals: list[Goal],
+        on_path: list[bool] | None,
+    ) -> None:
+        self.key = key
+        """The bot's trains and tickets and the player count."""
+        self.owners = owners
+        self.board = board
+        self.tracks = tracks
+        """The planned free tracks, in plan order (the tracks of ``edges``' steps)."""
+        self.edges = edges
+        self.goals = goals
+        self.on_path = on_path
+        """Per track, whether a way found by the plan's searches uses it; None if the plan
+        is kept only while the owners stay the same."""
+
+
 class GreedyBot(BaseBot):
     """Follows shortest paths to complete its tickets; see the module documentation.
 
@@ -361,7 +443,7 @@ class GreedyBot(BaseBot):
         super().__init__(ruleset, seat, seed)
         self.goals = ticket_goals(ruleset)
         self.facts = map_facts(ruleset)
-        self._planned: tuple[object, Board, list[Edge], list[Goal]] | None = None
+        self._planned: _Kept | None = None
         """The last board and plan, with what they were made from (see `_board`)."""
         self._colors_of: dict[tuple[int, ...], tuple[int, ...]] = {}
         """The colours that pay for a planned step's tracks, by its tracks (see `_demand`)."""
@@ -412,7 +494,7 @@ class GreedyBot(BaseBot):
                 and _TICKETS in legal
             ):
                 return _TICKETS
-            free = [r for r in range(len(board.cost)) if board.free(r)]
+            free = board.free_tracks()
             claim = self._best_claim_of(hand, legal, free, [])
             if claim is not None:
                 r = self.facts.track_index[claim.route]
@@ -430,25 +512,74 @@ class GreedyBot(BaseBot):
         return [index[t] for t in ticket_ids]
 
     def _board(self, view: PlayerView) -> tuple[Board, list[Edge], list[Goal]]:
-        """The board and the plan for ``view``. They depend only on the track owners, the
-        bot's trains and tickets and the player count, so they are kept while those stay
-        the same (from a first card drawn to the second, or while nobody claims)."""
-        key = (view.owners, view.players[self.seat].trains, view.tickets, len(view.players))
+        """The board and the plan for ``view``.
+
+        The plan depends only on the bot's trains and tickets, the player count and the
+        track costs, so it is kept while the first three stay the same and the costs too
+        (from a first card drawn to the second, or while nobody claims). The greedy plan
+        (`_plan` not overridden) is kept also when the only tracks whose cost changed
+        became unusable off every way its searches found (see `_kept_plan`).
+        """
+        me = view.players[view.seat]
+        players = len(view.players)
+        key = (me.trains, view.tickets, players)
         kept = self._planned
-        if kept is not None and kept[0] == key:
-            return kept[1], list(kept[2]), list(kept[3])
-        board = Board(self.ruleset, view)
-        plan, goals = self._plan(board, view)
-        self._planned = (key, board, list(plan), list(goals))
-        return board, plan, goals
+        cost = None
+        if kept is not None and kept.key == key:
+            if kept.owners == view.owners:
+                return kept.board, list(kept.edges), list(kept.goals)
+            if kept.on_path is not None:
+                cost = track_costs(self.ruleset, view.seat, view.owners, me.trains, players)
+                if self._kept_plan(kept, cost, view.owners):
+                    return kept.board, list(kept.edges), list(kept.goals)
+        board = Board.__new__(Board)
+        board._setup(self.ruleset, view.seat, view.owners, me.trains, players, cost)
+        if type(self)._plan is GreedyBot._plan:
+            chain: list[int] = []
+            goals = self._pending(board, view)
+            tracks, _ = self._route_tracks(board, goals, chain=chain)
+            plan = [board.edge(r) for r in tracks]
+            on_path = [False] * len(board.cost)
+            for r in chain:
+                on_path[r] = True
+            self._planned = _Kept(key, view.owners, board, tracks, plan, goals, on_path)
+        else:
+            plan, goals = self._plan(board, view)
+            self._planned = _Kept(key, view.owners, board, [], plan, goals, None)
+        return board, list(plan), list(goals)
+
+    def _kept_plan(self, kept: _Kept, cost: list[int], owners: tuple[int, ...]) -> bool:
+        """Whether ``kept``'s plan is still the one planning afresh would make with the
+        track costs ``cost``; if so ``kept`` is brought up to date with them.
+
+        It is when every track whose cost changed became unusable and lies off every way
+        the plan's searches found. Taking a track off a shortest-path search's graph can
+        only lengthen distances, and not those along the way it found, which is still
+        there: that way's cities are still settled in the same order, each from the same
+        track, and its target is still the first target settled. So each search of the
+        plan gives the same answer, and the plan is the same. Its steps are made again,
+        as a step lists a parallel track only while that is free.
+        """
+        old = kept.board.cost
+        on_path = kept.on_path
+        assert on_path is not None
+        for r, c in enumerate(cost):
+            if c != old[r] and (c >= 0 or on_path[r]):
+                return False
+        board = kept.board.with_costs(cost)
+        kept.owners = owners
+        kept.board = board
+        kept.edges = [board.edge(r) for r in kept.tracks]
+        return True
+
+    def _pending(self, board: Board, view: PlayerView) -> list[Goal]:
+        """The goals of the bot's tickets that its tracks do not complete yet."""
+        goals = self.goals
+        return [goals[t] for t in self._ticket_index(view.tickets) if not board.completed(goals[t])]
 
     def _plan(self, board: Board, view: PlayerView) -> tuple[list[Edge], list[Goal]]:
         """Planned steps for the unfinished tickets (cheapest first) and those goals."""
-        pending = [
-            self.goals[t]
-            for t in self._ticket_index(view.tickets)
-            if not board.completed(self.goals[t])
-        ]
+        pending = self._pending(board, view)
         plan, _ = self._route(board, pending)
         return plan, pending
 
@@ -456,27 +587,39 @@ class GreedyBot(BaseBot):
         self, board: Board, goals: Sequence[Goal], zero: frozenset[int] = frozenset()
     ) -> tuple[list[Edge], frozenset[int]]:
         """Paths for ``goals`` within the trains left, cheapest first, sharing tracks."""
+        tracks, planned = self._route_tracks(board, goals, zero)
+        return [board.edge(r) for r in tracks], planned
+
+    def _route_tracks(
+        self,
+        board: Board,
+        goals: Sequence[Goal],
+        zero: frozenset[int] = frozenset(),
+        chain: list[int] | None = None,
+    ) -> tuple[list[int], frozenset[int]]:
+        """`_route`'s planned free tracks in plan order, and every planned track; with
+        ``chain``, every track of every way its searches found is added to it."""
         costed = []
         first: dict[int, tuple[int, list[int]]] = {}
         for i, goal in enumerate(goals):
-            found = board.path(goal, zero)
+            found = board.path(goal, zero, chain)
             if found is not None:
                 first[i] = found
                 costed.append((found[0], -goal.value, i))
         costed.sort()
         planned = set(zero)
         spent = sum(board.facts.length[r] for r in zero)
-        edges: list[Edge] = []
+        tracks: list[int] = []
         for _, _, i in costed:
             # Until a path is planned, the first search's answer stands.
-            found = board.path(goals[i], frozenset(planned)) if edges else first[i]
+            found = board.path(goals[i], frozenset(planned), chain) if tracks else first[i]
             if found is None or spent + found[0] > board.trains:
                 continue
             spent += found[0]
             for r in found[1]:
                 planned.add(r)
-                edges.append(board.edge(r))
-        return edges, frozenset(planned)
+                tracks.append(r)
+        return tracks, frozenset(planned)
 
     def _keep(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Keep the cheapest offered tickets (at least the minimum), plus nearly free ones."""
@@ -485,13 +628,20 @@ class GreedyBot(BaseBot):
             return self._fallback(legal)
         need = min(len(a.tickets) for a in options)
         offered = list(view.offered)
-        board = Board(self.ruleset, view)
-        held = [
-            self.goals[t]
-            for t in self._ticket_index(view.tickets)
-            if not board.completed(self.goals[t])
-        ]
-        _, planned = self._route(board, held)
+        me = view.players[view.seat]
+        kept = self._planned
+        if (
+            kept is not None
+            and kept.on_path is not None
+            and kept.key == (me.trains, view.tickets, len(view.players))
+            and kept.owners == view.owners
+        ):
+            # The greedy plan of this very board routes the held tickets' goals.
+            board = kept.board
+            planned = frozenset(kept.tracks)
+        else:
+            board = Board(self.ruleset, view)
+            _, planned = self._route(board, self._pending(board, view))
         costed = []
         for pos, t in enumerate(self._ticket_index(offered)):
             goal = self.goals[t]
@@ -590,18 +740,47 @@ class GreedyBot(BaseBot):
             return None
         length = self.facts.length
         reserved = self._demand(hand, plan, flexible=False)
+        # Each track's key (longest first, then the fewest locomotives, then map order)
+        # with the fewest locomotives the hand could pay with: no payment found beats it,
+        # so once a track is paid for, no track whose bound is past its key can be better.
+        bounds = [(-length[r], low, r) for r, low in self._locomotive_bounds(tracks, hand)]
+        bounds.sort()
         best: tuple[tuple[int, int, int], ClaimRoute | ClaimWithGroups] | None = None
-        # Longest first: once one is paid for, no shorter track can be better.
-        for r in sorted(tracks, key=lambda r: (-length[r], r)):
-            if best is not None and -length[r] > best[0][0]:
+        for bound in bounds:
+            if best is not None and bound > best[0]:
                 break
+            r = bound[2]
             action = self._payment(r, hand, legal, reserved)
             if action is None:
                 continue
-            key = (-length[r], _locomotive_cost(action), r)
+            key = (bound[0], _locomotive_cost(action), r)
             if best is None or key < best[0]:
                 best = (key, action)
         return None if best is None else best[1]
+
+    def _locomotive_bounds(
+        self, tracks: Iterable[int], hand: tuple[int, ...]
+    ) -> list[tuple[int, int]]:
+        """``(track, bound)`` for each of ``tracks`` for which `_payment` may find a claim
+        with ``hand``, in the order given: the bound is at most `_locomotive_cost` of any
+        claim it finds. The others are left out: no colour with the locomotives covers
+        them, and they take no groups."""
+        facts = self.facts
+        length, color, group_size = facts.length, facts.color, facts.group_size
+        locos = hand[LOCO]
+        top = max(hand[:LOCO])
+        found = []
+        for r in tracks:
+            n = length[r]
+            c = color[r]
+            most = top if c == GRAY else hand[c]
+            if most > n:
+                most = n
+            if n - most <= locos:
+                found.append((r, n - most))  # the fewest locomotives of a plain payment
+            elif group_size[r]:
+                found.append((r, NUM_KINDS + 1))  # the cost of the fewest groups
+        return found
 
     def _last_turn(
         self, board: Board, hand: tuple[int, ...], legal: Sequence[Action], goals: Sequence[Goal]
@@ -609,15 +788,21 @@ class GreedyBot(BaseBot):
         """On the final turn: the claim worth most now (route points and completed tickets),
         with the fewest locomotives among equals (then the first track in map order)."""
         zero = [0] * NUM_KINDS
-        gains = sorted((-board.gain(r, goals), r) for r in range(len(board.cost)) if board.free(r))
-        best: tuple[tuple[int, int], ClaimRoute | ClaimWithGroups] | None = None
-        for loss, r in gains:
-            if best is not None and loss > best[0][0]:
-                break  # every track left is worth less than the best one paid for
+        # As in `_best_claim_of`: each track's key with a bound on its locomotives.
+        bounds = [
+            (-board.gain(r, goals), low, r)
+            for r, low in self._locomotive_bounds(board.free_tracks(), hand)
+        ]
+        bounds.sort()
+        best: tuple[tuple[int, int, int], ClaimRoute | ClaimWithGroups] | None = None
+        for bound in bounds:
+            if best is not None and bound > best[0]:
+                break  # no track left is worth more, or as much for fewer locomotives
+            r = bound[2]
             action = self._payment(r, hand, legal, zero)
             if action is None:
                 continue
-            key = (loss, _locomotive_cost(action))
+            key = (bound[0], _locomotive_cost(action), r)
             if best is None or key < best[0]:
                 best = (key, action)
         return None if best is None else best[1]
@@ -671,11 +856,14 @@ class GreedyBot(BaseBot):
             most = max(_ALL_COLORS, key=lambda k: (hand[k], -k))
             deficit = [1 if c == most else 0 for c in range(LOCO)]
         on_display = set(seen.display)
-        useful = [
-            c for c in range(LOCO) if deficit[c] > 0 and c in on_display and _TAKE[c] in legal
-        ]
-        if useful:
-            return _TAKE[max(useful, key=lambda k: (deficit[k], -k))]
+        # The legal face-up colour lacked most (the first in card order among equals).
+        wanted = sorted(
+            (c for c in range(LOCO) if deficit[c] > 0 and c in on_display),
+            key=lambda k: (-deficit[k], k),
+        )
+        for c in wanted:
+            if _TAKE[c] in legal:
+                return _TAKE[c]
         lacking = sum(1 for c in range(LOCO) if deficit[c] > 0)
         if plan and seen.phase is Phase.TURN and 0 < lacking <= 2 and _TAKE[LOCO] in legal:
             return _TAKE[LOCO]
@@ -694,7 +882,7 @@ class GreedyBot(BaseBot):
         """When nothing planned applies: the longest claim the bot can pay for (in a turn,
         given the ``board``), else the first legal action (a pass when it is the only one)."""
         if seen is not None and board is not None and seen.phase is Phase.TURN:
-            free = [r for r in range(len(board.cost)) if board.free(r)]
+            free = board.free_tracks()
             claim = self._best_claim_of(seen.hand, legal, free, [])
             if claim is not None:
                 return claim

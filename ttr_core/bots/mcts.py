@@ -39,7 +39,7 @@ import random
 from collections.abc import Sequence
 
 from ttr_core.bots.base import BaseBot
-from ttr_core.bots.greedy import Board, GreedyBot
+from ttr_core.bots.greedy import GreedyBot
 from ttr_core.bots.rollout import Rollout
 from ttr_core.hidden.determinize import StateSampler
 from ttr_core.model import rng
@@ -196,8 +196,7 @@ class MctsBot(BaseBot):
         out: list[Action] = [first]
         rs = self.ruleset
         tracks = rs.map.routes
-        board = Board(rs, view)
-        plan, _ = self.greedy._plan(board, view)
+        board, plan, _ = self.greedy._board(view)  # the greedy choice's own plan
         planned = {r for edge in plan for r in edge.tracks}
         reserved = [0] * (LOCO + 1)
         claims: list[tuple[int, int, ClaimRoute | ClaimWithGroups]] = []

@@ -4,8 +4,9 @@ A playout plays a [`Simulator`][ttr_core.play.simulator.Simulator] (a determinis
 on. Every seat decides as the greedy bot (`GreedyBot`) does, faster: the legal actions are
 read from the simulator itself, which holds a whole (sampled) position, and a seat's plan
 for its unfinished tickets, with the board it was made on, is kept from decision to
-decision. Where the greedy bot plans afresh at every decision, a seat plans again only when
-its tickets or trains change or another seat takes every track of one of its planned steps.
+decision. Where the greedy bot keeps a plan only while planning afresh would make the same one,
+a seat plans again only when its tickets or trains change or another seat takes every track
+of one of its planned steps.
 """
 
 from __future__ import annotations
