@@ -67,7 +67,7 @@ class Sizes:
     parallel_games: int
 
 
-FULL = Sizes(100, 3, 5, 20, 2, None, 20, 60)
+FULL = Sizes(100, 3, 10, 20, 2, None, 20, 200)
 QUICK = Sizes(3, 1, 1, 2, 2, 2, 1, 4)
 
 
@@ -687,6 +687,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline-compiled-python", help="python with 2a6e9da compiled")
     parser.add_argument("--quick", action="store_true", help="a few games each: a smoke run")
     parser.add_argument("--mcts-games", type=int, help="games of mcts against greedy")
+    parser.add_argument(
+        "--callgrind-games", type=int, metavar="N", help="games of each counted run (default 10)"
+    )
     parser.add_argument("--no-callgrind", action="store_true", help="skip instruction counts")
     parser.add_argument(
         "--callgrind-jobs",
@@ -701,6 +704,8 @@ def main(argv: list[str] | None = None) -> None:
     sizes = QUICK if args.quick else FULL
     if args.mcts_games is not None:
         sizes = Sizes(**{**asdict(sizes), "mcts_games": args.mcts_games})
+    if args.callgrind_games is not None:
+        sizes = Sizes(**{**asdict(sizes), "callgrind_games": args.callgrind_games})
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ttr-figures-") as folder:
         run = Runner(folder, args.verbose)
