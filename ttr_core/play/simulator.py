@@ -170,6 +170,7 @@ class Simulator:
     _station_pay: Sequence[tuple[int, ...]] = ()
     _list: Sequence[Action] = ()
     _keeps: Sequence[tuple[int, ...]] = ()
+    """Places in the offer of each ticket choice (see ``tickets.keep_places``)."""
     _pass = False
     _count = 0
     _built: Action | None = None
@@ -433,7 +434,7 @@ class Simulator:
             self._count = len(faces) + blind
             return
         if phase in (OPENING_TICKETS, KEEP_TICKETS):
-            self._keeps = tickets.keep_choices(t)
+            self._keeps = tickets.keep_places(t)
             self._count = len(self._keeps)
             return
         if phase == TUNNEL:
@@ -537,7 +538,7 @@ class Simulator:
         if kind == _BLIND_DRAW:
             return _BLIND
         if kind == _KEEP:
-            return tickets.keep_action(t, self._keeps[a])
+            return tickets.keep_action(t, tickets.kept_at(t, self._keeps[a]))
         if kind == _TICKET_DRAW:
             return _TICKETS
         if kind == _LISTED:
@@ -582,7 +583,7 @@ class Simulator:
         elif kind == _BLIND_DRAW:
             drawing.draw_blind(t)
         elif kind == _KEEP:
-            tickets.keep(t, self._keeps[a])
+            tickets.keep(t, tickets.kept_at(t, self._keeps[a]))
         elif kind == _TICKET_DRAW:
             tickets.draw(t)
         elif kind == _LISTED:

@@ -149,9 +149,10 @@ def count_claims(t: Table) -> int:
     Each class contributes its open tracks times the payments the hand affords. A
     colour's classes together depend only on which of its tracks are free (the block's
     signature), the locomotives and the cards of that colour held: the table keeps, per
-    colour, those sums for its current signature, indexed by the hand. The gray classes'
-    sum is worked out from the free tracks and the hand's gray counts. With fewer trains
-    than the longest track, the classes are walked instead.
+    colour, those sums for its current signature, indexed by the hand, and per seat their
+    total over the colours for its hand (``claim_sum``). The gray classes' sum is worked
+    out from the free tracks and the hand's gray counts. With fewer trains than the
+    longest track, the classes are walked instead.
     """
     p = t.current
     tab = t.claims
@@ -159,14 +160,7 @@ def count_claims(t: Table) -> int:
     if t.trains[p] < top:
         return _walk_count(t, p)
     base = p * NUM_KINDS
-    hands = t.hands
-    locos = hands[base + LOCO]
-    row = (locos if locos < top else top) * tab.size
-    rows = t.block_counts
-    total = 0
-    for c in tab.colored:
-        held = hands[base + c]
-        total += rows[c][row + (held if held < top else top)]
+    total = t.claim_sum[p]
     if tab.has_gray:
         free = t.free_count
         at = tab.start[GRAY]
@@ -214,7 +208,28 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
     pay = t.pay_count
     free = t.free_count
     blocked = t.blocked[p]
+    top = tab.top
+    # With trains for any track, a coloured block's claims are its row of the table's
+    # ``block_counts`` less its blocked tracks (as ``count_claims`` adds them up), so a
+    # block before the claim is passed over whole.
+    whole = t.trains[p] >= top
+    hands = t.hands
+    locos = hands[base + LOCO]
+    row = (locos if locos < top else top) * tab.size
+    rows = t.block_counts
+    class_of = tab.class_of
+    block_of = tab.block_of
     for c, block in tab.blocks:
+        if whole and c < LOCO:
+            held = hands[base + c]
+            span = rows[c][row + (held if held < top else top)]
+            for b in blocked:
+                k = class_of[b]
+                if block_of[k] == c:
+                    span -= pay[base + c][tab.place[k]]
+            if i >= span:
+                i -= span
+                continue
         most = _reach(t, p, c)
         counts = pay[base + c]
         for at, (k, length) in enumerate(block):
@@ -230,11 +245,19 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
             pick = i // n
             j = i - pick * n
             for r in t.free[k]:
-                if not blocked or r not in blocked:
+                if not blocked or not _holds(blocked, r):
                     if not pick:
                         return r, _payment_at(tab, k, t.hands, base, j)
                     pick -= 1
     raise IndexError("claim index out of range")
+
+
+def _holds(tracks: tuple[int, ...], r: int) -> bool:
+    """Whether ``tracks`` holds ``r`` (a loop: compiled, ``in`` boxes ``r`` to compare)."""
+    for x in tracks:  # noqa: SIM110
+        if x == r:
+            return True
+    return False
 
 
 def track_payments(rs: Ruleset, r: int, hand: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -267,17 +290,32 @@ def _close(t: Table, r: int) -> None:
     tab = t.claims
     k = tab.class_of[r]
     routes = t.free[k]
-    for x in routes:
+    for at, x in enumerate(routes):
         if x == r:
-            kept = list(routes)
-            kept.remove(r)
-            t.free[k] = tuple(kept)
-            t.free_count[k] -= 1
+            t.free[k] = routes[:at] + routes[at + 1 :]
+            t.free_count[k] = t.free_count[k] - 1
             c = tab.block_of[k]
-            t.sig[c] -= tab.weight[k]
+            t.sig[c] = t.sig[c] - tab.weight[k]
             if c < LOCO:
-                t.block_counts[c] = tab.block_row(c, t.sig[c], t.free_count)
+                before = t.block_counts[c]
+                after = t.block_counts[c] = tab.block_row_closed(c, t.sig[c], before, k)
+                _resum(t, c, before, after)
             return
+
+
+def _resum(t: Table, c: int, before: list[int], after: list[int]) -> None:
+    """Bring every seat's ``claim_sum`` from colour ``c``'s row ``before`` to ``after``."""
+    tab = t.claims
+    top = tab.top
+    size = tab.size
+    hands = t.hands
+    sums = t.claim_sum
+    for q in range(t.players):
+        base = q * NUM_KINDS
+        locos = hands[base + LOCO]
+        held = hands[base + c]
+        at = (locos if locos < top else top) * size + (held if held < top else top)
+        sums[q] = sums[q] + after[at] - before[at]
 
 
 def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int, ...]) -> None:
@@ -286,7 +324,7 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
     pay_cards(t, p, cards)
     piles.to_discard(t, cards)
     for c in revealed:
-        t.discard[c] += 1
+        t.discard[c] = t.discard[c] + 1
     owners = t.owners
     owners[r] = p
     t.owners_changed()
@@ -296,7 +334,7 @@ def complete_claim(t: Table, r: int, cards: tuple[int, ...], revealed: tuple[int
         q = owners[twin]
         if q < 0:
             # The claim keeps the parallel track from everyone or from this seat only.
-            if parallel_rule(t.rs, owners, twin, -1, t.players):
+            if t.closes_parallel:
                 _close(t, twin)
             else:
                 t.blocked[p] = (*t.blocked[p], twin)

@@ -35,6 +35,13 @@ def parallel_rule(rs: Ruleset, owners: Sequence[int], r: int, seat: int, players
     return _parallel(ix.route_twin, owners, r, seat, players < ix.double_open_min)
 
 
+def claim_closes_parallel(rs: Ruleset, players: int) -> bool:
+    """Whether, in a game of ``players``, claiming a track closes its unclaimed parallel
+    for everyone (DOUBLE-2), rather than only for the seat that claimed it (DOUBLE-1):
+    `parallel_rule` of that parallel with seat -1, read once for a whole game."""
+    return players < index_of(rs).double_open_min
+
+
 def _parallel(twins: Sequence[int], owners: Sequence[int], r: int, seat: int, few: bool) -> str:
     """`parallel_rule` with the parallel tracks ``twins`` and whether the game has
     ``few`` players read once, for the callers that ask about every track."""

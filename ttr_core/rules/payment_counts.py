@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 BLOCK_ROWS_LIMIT: Final = 50_000
 """How many colour-block rows ``ClaimTables.block_rows`` holds before it is emptied."""
 
+GRAY_NEXT_ROOM: Final = 64
+"""How many gray numbers ``ClaimTables.gray_next`` makes room for at a time."""
+
 
 class ClaimTables:
     """Per route class, the payments [`payment_error`][ttr_core.rules.payments.payment_error]
@@ -177,9 +180,14 @@ class ClaimTables:
         """Gray payment counts are numbered by clamped hand (see [`gray_number`][])."""
         self.gray_values: list[tuple[int, ...]] = []
         """The gray payment counts of each number."""
+        self.gray_keys: list[int] = []
+        """The key (see ``gray_key``) of each number."""
         self.gray_next: list[int] = []
         """Gray numbers after one colour count changes, at ``(number * size + old) * size
         + new``, -1 where not met yet (where gray classes treat every colour alike)."""
+        self.gray_loco_next: list[int] = []
+        """The same after the locomotive count changes, at ``number * size + new``: the
+        old count is the key's leading digit, so the number holds it already."""
 
     def block_row(self, c: int, sig: int, free: list[int]) -> list[int]:
         """Colour ``c``'s claim counts with its free tracks as ``free`` says (whose
@@ -190,9 +198,28 @@ class ClaimTables:
             if len(self.block_rows) >= BLOCK_ROWS_LIMIT:
                 self.block_rows.clear()
             lo = self.start[c]
-            found = self.block_rows[key] = [
-                sum(free[lo + i] * per for i, per in enumerate(counts)) for counts in self.rows[c]
-            ]
+            found = []
+            for counts in self.rows[c]:
+                n = 0
+                for i in range(len(counts)):
+                    n += free[lo + i] * counts[i]
+                found.append(n)
+            self.block_rows[key] = found
+        return found
+
+    def block_row_closed(self, c: int, sig: int, before: list[int], k: int) -> list[int]:
+        """[`block_row`][] of colour ``c`` for signature ``sig``, reached from the row
+        ``before`` by closing one track of class ``k`` (of that colour): each count loses
+        the class's payments."""
+        key = sig * NUM_KINDS + c
+        found = self.block_rows.get(key)
+        if found is None:
+            if len(self.block_rows) >= BLOCK_ROWS_LIMIT:
+                self.block_rows.clear()
+            at = self.place[k]
+            rows = self.rows[c]
+            found = [before[i] - rows[i][at] for i in range(len(rows))]
+            self.block_rows[key] = found
         return found
 
     def gray_number(self, key: int, hand: list[int], base: int) -> int:
@@ -213,10 +240,38 @@ class ClaimTables:
                 for c in range(LOCO):
                     n += tables[c][row + held[c]]
                 values.append(n)
-            found = self.gray_ids[key] = len(self.gray_values)
-            self.gray_values.append(tuple(values))
-            if self.gray_symmetric:
-                self.gray_next.extend([-1] * (self.size * self.size))
+            found = self._number(key, tuple(values))
+        return found
+
+    def gray_shifted(self, gid: int, c: int, old: int, new: int, row: int) -> int:
+        """The number of the gray payment counts of a hand with the counts ``gid`` once
+        its cards of colour ``c`` go from ``old`` to ``new`` (both clamped), where gray
+        classes treat every colour alike; ``row`` is its clamped locomotives times
+        ``size``. Key and counts change by colour ``c``'s part alone, so neither is
+        worked out from the whole hand again."""
+        digit = self.digit
+        key = self.gray_keys[gid] - digit[old] + digit[new]
+        found = self.gray_ids.get(key)
+        if found is None:
+            before = self.gray_values[gid]
+            values: list[int] = []
+            for g, tables in enumerate(self.gray_part):
+                part = tables[c]
+                values.append(before[g] - part[row + old] + part[row + new])
+            found = self._number(key, tuple(values))
+        return found
+
+    def _number(self, key: int, values: tuple[int, ...]) -> int:
+        """Number the new gray payment counts ``values`` of ``key``."""
+        found = self.gray_ids[key] = len(self.gray_values)
+        self.gray_values.append(values)
+        self.gray_keys.append(key)
+        if self.gray_symmetric:
+            span = self.size * self.size
+            if len(self.gray_next) < (found + 1) * span:
+                # Room for the next numbers too: lists grown now and then, not each time.
+                self.gray_next.extend([-1] * (span * GRAY_NEXT_ROOM))
+                self.gray_loco_next.extend([-1] * (self.size * GRAY_NEXT_ROOM))
         return found
 
 
@@ -296,6 +351,16 @@ def claim_tables(rs: Ruleset) -> ClaimTables:
 
 def recount_hand(t: Table, p: int) -> None:
     """Recompute every payment count of seat ``p`` from its hand."""
+    _recount_colored(t, p)
+    tab = t.claims
+    if tab.has_gray:
+        hands = t.hands
+        base = p * NUM_KINDS
+        _set_gray(t, p, tab.gray_number(gray_key(tab, hands, base), hands, base))
+
+
+def _recount_colored(t: Table, p: int) -> None:
+    """Recompute seat ``p``'s payment counts of the coloured blocks and its ``claim_sum``."""
     tab = t.claims
     top = tab.top
     base = p * NUM_KINDS
@@ -304,11 +369,43 @@ def recount_hand(t: Table, p: int) -> None:
     row = (locos if locos < top else top) * tab.size
     pay = t.pay_count
     rows = tab.rows
+    counts = t.block_counts
+    colored = 0
     for c in tab.colored:
         held = hands[base + c]
-        pay[base + c] = rows[c][row + (held if held < top else top)]
-    if tab.has_gray:
-        _set_gray(t, p, tab.gray_number(gray_key(tab, hands, base), hands, base))
+        at = row + (held if held < top else top)
+        pay[base + c] = rows[c][at]
+        colored += counts[c][at]
+    t.claim_sum[p] = colored
+
+
+def _shift_locos(t: Table, p: int, old: int, new: int) -> None:
+    """Seat ``p`` went from ``old`` to ``new`` locomotives: update its counts."""
+    tab = t.claims
+    top = tab.top
+    if old > top:
+        old = top
+    if new > top:
+        new = top
+    if old == new:
+        return
+    _recount_colored(t, p)
+    if not tab.has_gray:
+        return
+    hands = t.hands
+    base = p * NUM_KINDS
+    if tab.gray_symmetric:
+        # The locomotives are the key's leading digit (see ``gray_key``).
+        size = tab.size
+        gid = t.gray_id[p]
+        at = gid * size + new
+        found = tab.gray_loco_next[at]
+        if found < 0:
+            key = tab.gray_keys[gid] + (new - old) * tab.digit_span
+            found = tab.gray_loco_next[at] = tab.gray_number(key, hands, base)
+        _set_gray(t, p, found)
+        return
+    _set_gray(t, p, tab.gray_number(gray_key(tab, hands, base), hands, base))
 
 
 def _set_gray(t: Table, p: int, gid: int) -> None:
@@ -331,17 +428,23 @@ def _shift(t: Table, p: int, c: int, old: int, new: int) -> None:
     hands = t.hands
     if tab.start[c + 1] > tab.start[c]:
         locos = hands[base + LOCO]
-        t.pay_count[base + c] = tab.rows[c][(locos if locos < top else top) * tab.size + new]
+        row = (locos if locos < top else top) * tab.size
+        t.pay_count[base + c] = tab.rows[c][row + new]
+        counts = t.block_counts[c]
+        t.claim_sum[p] = t.claim_sum[p] + counts[row + new] - counts[row + old]
     if not tab.has_gray:
         return
     if tab.gray_symmetric:
         # The gray counts depend on the multiset of colour counts: one moves old -> new.
         size = tab.size
-        at = (t.gray_id[p] * size + old) * size + new
-        gid = tab.gray_next[at]
-        if gid < 0:
-            gid = tab.gray_next[at] = tab.gray_number(gray_key(tab, hands, base), hands, base)
-        _set_gray(t, p, gid)
+        gid = t.gray_id[p]
+        at = (gid * size + old) * size + new
+        found = tab.gray_next[at]
+        if found < 0:
+            locos = hands[base + LOCO]
+            row = (locos if locos < top else top) * size
+            found = tab.gray_next[at] = tab.gray_shifted(gid, c, old, new, row)
+        _set_gray(t, p, found)
         return
     _set_gray(t, p, tab.gray_number(gray_key(tab, hands, base), hands, base))
 
@@ -354,7 +457,7 @@ def gain_card(t: Table, p: int, card: int) -> None:
     hands[i] = old + 1
     t.seat_changed(p)
     if card == LOCO:
-        recount_hand(t, p)
+        _shift_locos(t, p, old, old + 1)
     elif old < t.claims.top:
         _shift(t, p, card, old, old + 1)
 

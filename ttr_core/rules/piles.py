@@ -98,8 +98,8 @@ def to_discard(t: Table, cards: tuple[int, ...]) -> None:
 
 
 def refill(t: Table) -> None:
-    """Fill empty display slots and flush as the rules say; keep ``t.faceup`` and
-    ``t.shown`` current (every change of the display ends here)."""
+    """Fill empty display slots and flush as the rules say; keep ``t.faceup`` current
+    and mark ``t.shown`` out of date (every change of the display ends here)."""
     if _COMPILED:
         for card in t.display:  # compiled, the loop compares machine integers
             if card < 0:
@@ -113,13 +113,14 @@ def refill(t: Table) -> None:
 
 
 def update_face_up(t: Table) -> None:
-    """Set ``t.faceup``, the kinds of card on display in card order, and ``t.shown``."""
+    """Set ``t.faceup``, the kinds of card on display in card order, and mark
+    ``t.shown`` out of date (the next snapshot builds it)."""
     shown = 0
     for card in t.display:
         if card >= 0:
             shown |= 1 << card
     t.faceup = _KINDS[shown]
-    t.shown = tuple(t.display)
+    t.shown = ()
 
 
 _COMPILED: Final = is_compiled(__file__)
@@ -173,7 +174,7 @@ def _refill(t: Table) -> None:
         repeats += 1
         flushed = tuple(c for c in display if c >= 0)
         for c in flushed:
-            t.discard[c] += 1
+            t.discard[c] = t.discard[c] + 1
         for slot in range(len(display)):
             display[slot] = -1
         if events is not None:
@@ -188,7 +189,7 @@ def deal_hands(t: Table) -> None:
         base = seat * NUM_KINDS
         for _ in range(size):
             card = draw(t)
-            t.hands[base + card] += 1
+            t.hands[base + card] = t.hands[base + card] + 1
             dealt.append(card)
         if t.events is not None:
             t.events.append(ev.CardsDealt(player=seat, cards=tuple(dealt)))

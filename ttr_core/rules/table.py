@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 from ttr_core.model.actions import Action
 from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
-from ttr_core.rules.double_routes import tracks_of
+from ttr_core.rules.double_routes import claim_closes_parallel, tracks_of
 from ttr_core.rules.index import RulesetIndex, RulesetMemos, index_of, memos_of
 from ttr_core.rules.payment_counts import claim_tables, recount_hand
 
@@ -79,9 +79,16 @@ FIELDS: Final = (
     Field("route_len", "fixed"),
     Field("route_points", "fixed"),
     Field("route_twin", "fixed"),
+    Field("route_tunnel", "fixed"),
     Field("flush_at", "fixed"),
     Field("flush_repeats", "fixed"),
     Field("loco_whole_draw", "fixed"),
+    Field("closes_parallel", "fixed"),
+    Field("opening_keep", "fixed"),
+    Field("draw_keep", "fixed"),
+    Field("draw_deal", "fixed"),
+    Field("opening_to_bottom", "fixed"),
+    Field("draw_to_bottom", "fixed"),
     Field("phase", "shared", "phase"),
     Field("current", "shared", "current"),
     Field("start_player", "shared", "start_player"),
@@ -112,6 +119,7 @@ FIELDS: Final = (
     Field("gray_id", "list"),
     Field("sig", "list"),
     Field("block_counts", "list"),
+    Field("claim_sum", "list"),
     Field("station_owners", "list", "station_owners"),
     Field("tunnel", "shared", "tunnel"),
     Field("choice", "shared", "choice"),
@@ -156,11 +164,23 @@ class Table:
         self.route_len: tuple[int, ...] = ix.route_len
         self.route_points: tuple[int, ...] = ix.route_points
         self.route_twin: tuple[int, ...] = ix.route_twin
+        self.route_tunnel: tuple[bool, ...] = ix.route_tunnel
         self.flush_at: int = -1 if ix.flush_at is None else ix.flush_at
         """Face-up locomotives that flush the display, -1 for never."""
         self.flush_repeats: int = rs.params.display.flush_repeats
         self.loco_whole_draw: bool = ix.face_up_loco_whole_draw
         """Whether a face-up locomotive is the whole draw (DRAW-4, DRAW-5)."""
+        self.closes_parallel: bool = claim_closes_parallel(rs, players)
+        """Whether a claim closes its track's parallel for everyone (DOUBLE-2)."""
+        opening, drawn = rs.params.opening_tickets, rs.params.ticket_draw
+        self.opening_keep: int = opening.keep
+        """Opening tickets to keep at least (SETUP-5), and the same for drawn tickets."""
+        self.draw_keep: int = drawn.keep
+        self.draw_deal: int = drawn.deal
+        """Tickets a draw takes."""
+        self.opening_to_bottom: bool = opening.returned == "bottom"
+        """Whether opening tickets not kept go under the ticket deck, and drawn ones."""
+        self.draw_to_bottom: bool = drawn.returned == "bottom"
         if copy_of is not None:
             copy_of.copy_into(self)
             return
@@ -185,7 +205,8 @@ class Table:
         self.faceup: tuple[int, ...] = ()
         """The kinds of card on display, in card order (kept current with ``display``)."""
         self.shown: tuple[int, ...] = tuple(self.display)
-        """The display as a tuple, kept with ``faceup`` for snapshots to share."""
+        """The display as a tuple, for snapshots to share; empty (shorter than the
+        display) when the display changed since, until a snapshot builds it again."""
         self.ticket_deck: tuple[int, ...] = ()
         self.pending: tuple[int, ...] = ()
         self.offers: tuple[tuple[int, ...], ...] = ()
@@ -202,6 +223,9 @@ class Table:
         """Per route colour, a number saying which tracks of that colour are free."""
         self.block_counts: list[list[int]] = []
         """Per card colour, its claim counts by hand for its free tracks (``block_row``)."""
+        self.claim_sum: list[int] = [0] * players
+        """Per seat, its claims of coloured tracks with the whole train supply: the sum over
+        the colours of ``block_counts`` at its hand (kept with hands and free tracks)."""
         self._sign()
         self.station_owners: list[int] = [-1] * len(ix.city_ids) if rs.params.stations else []
         self.tunnel: TunnelAttempt | None = None
@@ -260,6 +284,7 @@ class Table:
         other.gray_id = self.gray_id[:]
         other.sig = self.sig[:]
         other.block_counts = self.block_counts[:]
+        other.claim_sum = self.claim_sum[:]
         other.station_owners = self.station_owners[:]
         other.tunnel = self.tunnel
         other.choice = self.choice
@@ -321,6 +346,7 @@ class Table:
         if other.hands[base:end] != self.hands[base:end]:
             other.hands[base:end] = self.hands[base:end]
             recount_hand(other, seat)
+        other.claim_sum[seat] = self.claim_sum[seat]  # the same hand and rows
         other.version += 1
         other._snap = None
         other._snap_version = -1
@@ -376,6 +402,8 @@ class Table:
         if self._snap_owners is None:
             self._snap_owners = tuple(self.owners), tuple(self.free), tuple(self.station_owners)
         owners, free, station_owners = self._snap_owners
+        if len(self.shown) != len(self.display):
+            self.shown = tuple(self.display)
         state = GameState(
             phase=_PHASES[self.phase],
             current=self.current,
@@ -450,9 +478,10 @@ class Table:
         self.free_count = [len(routes) for routes in free]
         self.pay_count = [()] * (n * NUM_KINDS)
         self.gray_id = [0] * n
+        self._sign()
+        self.claim_sum = [0] * n
         for p in range(n):
             recount_hand(self, p)
-        self._sign()
         self.station_owners = list(state.station_owners)
         self.tunnel = state.tunnel
         self.choice = state.choice

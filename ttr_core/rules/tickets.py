@@ -83,7 +83,7 @@ def check_draw(t: Table) -> None:
 
 def draw(t: Table) -> None:
     """Draw tickets (listed); the player chooses which to keep next."""
-    n = t.rs.params.ticket_draw.deal
+    n = t.draw_deal
     drawn = t.ticket_deck[:n]
     t.ticket_deck = t.ticket_deck[n:]
     if t.events is not None:
@@ -96,11 +96,10 @@ def draw(t: Table) -> None:
 
 def _rule(t: Table) -> tuple[tuple[int, ...], int]:
     """The tickets on offer to the current seat and how many it must keep at least."""
-    params = t.rs.params
     if t.phase == OPENING_TICKETS:
-        offer, keep = t.offers[t.current], params.opening_tickets.keep
+        offer, keep = t.offers[t.current], t.opening_keep
     else:
-        offer, keep = t.pending, params.ticket_draw.keep
+        offer, keep = t.pending, t.draw_keep
     return offer, min(keep, len(offer))
 
 
@@ -109,10 +108,37 @@ def keep_choices(t: Table) -> list[tuple[int, ...]]:
     (largest first); ``keep`` takes any of them as it is (listing)."""
     if t.phase != OPENING_TICKETS and t.phase != KEEP_TICKETS:
         return []
+    offer, _ = _rule(t)
+    return [tuple([offer[i] for i in places]) for places in keep_places(t)]
+
+
+def keep_places(t: Table) -> tuple[tuple[int, ...], ...]:
+    """The choices of [`keep_choices`][], in its order, as places in the offer: they
+    depend only on how many tickets are offered and must be kept, so they are built
+    once and shared (listing)."""
+    if t.phase != OPENING_TICKETS and t.phase != KEEP_TICKETS:
+        return ()
     offer, need = _rule(t)
-    return [
-        combo for size in range(len(offer), need - 1, -1) for combo in combinations(offer, size)
-    ]
+    size = len(offer)
+    key = size * _PLACES_SPAN + need
+    found = _PLACES.get(key)
+    if found is None:
+        found = _PLACES[key] = tuple(
+            combo for n in range(size, need - 1, -1) for combo in combinations(range(size), n)
+        )
+    return found
+
+
+def kept_at(t: Table, places: tuple[int, ...]) -> tuple[int, ...]:
+    """The ticket indices at ``places`` (one of [`keep_places`][]) of the current offer."""
+    offer, _ = _rule(t)
+    return tuple([offer[i] for i in places])
+
+
+_PLACES: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+"""The choices of ``keep_places``, by offer size times ``_PLACES_SPAN`` plus the
+tickets to keep (at most the offer size)."""
+_PLACES_SPAN: Final = 1 << 20
 
 
 def keep_action(t: Table, kept: tuple[int, ...]) -> Action:
@@ -146,16 +172,16 @@ def check_keep(t: Table, tickets: object) -> tuple[int, ...]:
 
 def keep(t: Table, kept: tuple[int, ...]) -> None:
     """Keep these offered ticket indices (a listed choice); return or discard the rest."""
-    rs = t.rs
-    ix = t.ix
     p = t.current
     offer, _ = _rule(t)
-    deal = rs.params.opening_tickets if t.phase == OPENING_TICKETS else rs.params.ticket_draw
+    opening = t.phase == OPENING_TICKETS
     returned = tuple(x for x in offer if x not in kept)
-    if deal.returned == "bottom":
+    if t.opening_to_bottom if opening else t.draw_to_bottom:
         t.ticket_deck = t.ticket_deck + returned
     if t.events is not None:
-        ids = ix.ticket_ids
+        params = t.rs.params
+        deal = params.opening_tickets if opening else params.ticket_draw
+        ids = t.ix.ticket_ids
         t.events.append(
             ev.TicketsKept(
                 player=p,

@@ -137,7 +137,7 @@ def withdraw(t: Table) -> None:
     attempt = t.tunnel
     assert attempt is not None
     for c in attempt.revealed:
-        t.discard[c] += 1
+        t.discard[c] = t.discard[c] + 1
     if t.events is not None:
         t.events.append(ev.TunnelWithdrawn(player=t.current, route=t.ix.route_ids[attempt.route]))
     piles.refill(t)
@@ -146,7 +146,7 @@ def withdraw(t: Table) -> None:
 
 def claim(t: Table, r: int, cards: tuple[int, ...]) -> None:
     """Claim listed track index ``r`` with ``cards``: a tunnel's reveal, else the claim."""
-    if t.ix.route_tunnel[r]:
+    if t.route_tunnel[r]:
         reveal(t, r, cards)
     else:
         complete_claim(t, r, cards, ())
@@ -156,7 +156,7 @@ def _claim_checked(t: Table, action: Action) -> Callable[[], None]:
     assert isinstance(action, ClaimRoute)
     cards = action.cards
     r = claims.check_claim(t, action.route, cards)
-    if t.ix.route_tunnel[r]:
+    if t.route_tunnel[r]:
         return lambda: reveal(t, r, cards)
     return lambda: complete_claim(t, r, cards, ())
 
