@@ -4,12 +4,18 @@
 [`Simulator`][ttr_core.play.simulator.Simulator], keeps the log (outside the state, so applying an
 action never copies it) and turns it into a [`GameRecord`][ttr_core.play.records.GameRecord] that
 replays to an equal state.
+
+A game records nothing as it plays until its events are read: it keeps the actions on a
+[`Tape`][ttr_core.play.seeded_replay.Tape], which makes their events (and so the log
+entries) when first asked for, by playing the actions again. Once the events are read as
+the game goes (a server that sends each action's events), the game makes them as it
+applies the actions instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from ttr_core.model.actions import Action
 from ttr_core.model.errors import SetupError
@@ -20,11 +26,56 @@ from ttr_core.play import functional as engine
 from ttr_core.play import records
 from ttr_core.play.legal import LegalActions
 from ttr_core.play.records import GameRecord, RecordedChance, options_digest
-from ttr_core.play.seeded_replay import SeededReplay
+from ttr_core.play.seeded_replay import Tape
 from ttr_core.play.simulator import Simulator
 from ttr_core.rules.scoring import Scoresheet, score_game
+from ttr_core.rules.turn import require_seat
 from ttr_core.rules.views import PlayerView, view_of
 from ttr_core.ruleset.ruleset import Ruleset
+
+
+class _Events(Sequence[Event]):
+    """The events that an action applied by a game caused, made when first read."""
+
+    def __init__(self, tape: Tape, index: int) -> None:
+        self._tape = tape
+        self._index = index
+
+    def _all(self) -> tuple[Event, ...]:
+        return self._tape.events_of(self._index)
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Event]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | Sequence[Event]:
+        if isinstance(i, slice):
+            return list(self._all()[i])
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._all())
+
+    def __contains__(self, event: object) -> bool:
+        return event in self._all()
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list or a tuple of the same events (or to another such sequence)."""
+        if isinstance(other, _Events):
+            return self._all() == other._all()
+        if isinstance(other, list | tuple):
+            return list(self._all()) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, like the list it stands for
+
+    def __repr__(self) -> str:
+        return repr(list(self._all()))
 
 
 class Game:
@@ -52,43 +103,29 @@ class Game:
         self.seed = seed
         self.setup = tuple(setup)
         self._log: list[LogEntry] = list(log)
-        # The actions and events applied since the log was last read, not yet logged: a
-        # log entry is made only when someone reads the log.
-        self._unlogged: list[Action] = []
-        self._unlogged_events: list[tuple[Event, ...]] = []
+        self._tape = Tape(ruleset, self.names, state)
+        """The actions applied since ``state``; ``_logged`` of them are in ``_log``."""
+        self._logged = 0
         self._sim = Simulator.from_state(ruleset, state, names=self.names, record=False)
         self._state: GameState | None = state
         self._legal: LegalActions | None = None
-        self._replay: SeededReplay | None = None
-        """The seeded deal and actions that rebuild earlier positions, for a game known to
-        have been played from its seed (see ``_played_from_seed``); else None."""
-
-    def _played_from_seed(self) -> Game:
-        """Note that this game was dealt from its seed and its log was played from there,
-        so that earlier positions can be rebuilt from them rather than kept."""
-        if self.seed is not None and self.setup:
-            actions = [entry.action for entry in self._log]
-            self._replay = SeededReplay(
-                self.ruleset, self.names, self.seed, self._sim.snapshot().start_player, actions
-            )
-        return self
 
     @property
     def log(self) -> list[LogEntry]:
         """Every applied action with the events it caused, in order."""
-        actions = self._unlogged
-        if actions:
-            self._log.extend(map(_entry, actions, self._unlogged_events))
-            actions.clear()
-            self._unlogged_events.clear()
+        tape = self._tape
+        events = tape.all_events()
+        done = self._logged
+        if done < len(events):
+            self._log.extend(map(_entry, tape.actions[done:], events[done:]))
+            self._logged = len(events)
         return self._log
 
     @log.setter
     def log(self, log: list[LogEntry]) -> None:
         """Replace the log (it is kept as given)."""
-        self._unlogged.clear()
-        self._unlogged_events.clear()
         self._log = log
+        self._logged = len(self._tape.actions)
 
     @property
     def state(self) -> GameState:
@@ -104,14 +141,14 @@ class Game:
         The deal and the log no longer lead to it, so they are forgotten: the game goes
         on from there, but has no record to save ([`record`][] raises ``SetupError``).
         """
-        self._leave_position()
         self._sim.load(state)
         self._state = state
         self._legal = None
-        self._replay = None
         self.seed = None
         self.setup = ()
-        self.log = []
+        self._log = []
+        self._tape = Tape(self.ruleset, self.names, state)
+        self._logged = 0
 
     def simulator(self, *, record: bool = True) -> Simulator:
         """An independent simulator at the game's current position (playing on it never
@@ -148,7 +185,7 @@ class Game:
         sim = Simulator.new(
             edition, players, seed=seed, start_player=start_player, options=options, plugins=plugins
         )
-        return cls.from_simulator(sim)._played_from_seed()
+        return cls.from_simulator(sim)
 
     @classmethod
     def from_simulator(cls, sim: Simulator) -> Game:
@@ -183,20 +220,13 @@ class Game:
         """The legal actions of the player to decide (a lazy sequence)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = LegalActions(self.ruleset, self._state, simulator=self._sim)
+            legal = LegalActions(self.ruleset, self._state, simulator=self._sim, tape=self._tape)
+            self._legal = legal
         return legal
 
-    def _leave_position(self) -> None:
-        """Before the simulator moves on: leave the listing handed out for this position
-        its state, or the way to rebuild it."""
-        legal = self._legal
-        if legal is not None:
-            replay = self._replay
-            applied = 0 if replay is None else len(replay.actions)
-            legal._leave(self._state, replay, applied)
-
-    def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:
-        """Apply an action of the current player and return the events it caused.
+    def apply(self, action: Action, *, seat: int | None = None) -> Sequence[Event]:
+        """Apply an action of the current player and return the events it caused (a
+        sequence, made when first read; it compares equal to a list of the same events).
 
         A server passes ``seat``, the seat the action comes from, so that an action from
         any other seat than the one to act is refused (rule TURN-4).
@@ -204,23 +234,27 @@ class Game:
         :raises IllegalActionError: naming the rule broken; nothing changes.
         :raises SetupError: ``seat`` is not a seat of this game; nothing changes.
         """
-        legal = self._legal
-        if legal is not None and legal._state is None:
-            self._leave_position()
-        events: list[Event] = []
-        self._sim.apply(action, seat=seat, events=events)
+        tape = self._tape
+        actions = tape.actions
+        if tape.read and len(tape.events) == len(actions):
+            # The last events were read: this caller reads them, so make them now.
+            caused: list[Event] = []
+            self._sim.apply(action, seat=seat, events=caused)
+            tape.events.append(tuple(caused))
+        else:
+            self._sim.apply(action, seat=seat)
+        tape.read = False
         self._state = None
         self._legal = None
-        self._unlogged.append(action)
-        self._unlogged_events.append(tuple(events))
-        replay = self._replay
-        if replay is not None:
-            replay.actions.append(action)
-        return events
+        actions.append(action)
+        return _Events(tape, len(actions) - 1)
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see."""
-        return view_of(self.ruleset, self.state, seat)
+        """What ``seat`` may see.
+
+        :raises SetupError: ``seat`` is not a seat of the game.
+        """
+        return view_of(self.ruleset, self.state, require_seat(seat, len(self.names)))
 
     def scores(self) -> Scoresheet:
         """The final scoring (of the current position, if the game is not over yet)."""
@@ -292,7 +326,7 @@ class Game:
         record, sim = records.read(text, plugins)
         if sim is None:
             return cls.replay(record, plugins=plugins)
-        return cls.from_simulator(sim)._played_from_seed()
+        return cls.from_simulator(sim)
 
     @classmethod
     def replay(cls, record: GameRecord, *, plugins: Iterable[object] = ()) -> Game:
@@ -303,7 +337,7 @@ class Game:
             were edited (other option values give the recorded map hash), a player name is
             blank or given twice, an action is illegal, or an event does not follow.
         """
-        return cls.from_simulator(records.replay(record, plugins=plugins))._played_from_seed()
+        return cls.from_simulator(records.replay(record, plugins=plugins))
 
 
 def _entry(action: Action, events: tuple[Event, ...]) -> LogEntry:

@@ -25,7 +25,7 @@ from ttr_core.model.actions import Action, Pass
 from ttr_core.model.errors import SetupError
 from ttr_core.model.state import GameState
 from ttr_core.play.functional import PositionCache, simulator_at
-from ttr_core.play.seeded_replay import SeededReplay
+from ttr_core.play.seeded_replay import Tape
 from ttr_core.play.simulator import Simulator
 from ttr_core.ruleset.ruleset import Ruleset
 
@@ -39,10 +39,11 @@ class LegalActions(Sequence[Action]):
     (see [`PositionCache`][ttr_core.play.functional.PositionCache]).
 
     With a simulator, ``state`` may be None: the listing is then of the simulator's
-    current position, and its state is built only when asked for. That is for the owner
-    of the simulator, which must call ``_leave`` before moving it on (as
-    `ttr_core.Game` does); a listing whose simulator moved on without it raises
-    ``SetupError`` instead of listing another position.
+    current position, and its state is built only when asked for: from the simulator
+    while it is still there, else by playing again the actions of ``tape``, a
+    [`Tape`][ttr_core.play.seeded_replay.Tape] that ends at that position. That is for
+    the owner of the simulator (as `ttr_core.Game` is); a listing without a tape whose
+    simulator moved on raises ``SetupError`` instead of listing another position.
     """
 
     def __init__(
@@ -52,6 +53,7 @@ class LegalActions(Sequence[Action]):
         *,
         simulator: Simulator | None = None,
         cache: PositionCache | None = None,
+        tape: Tape | None = None,
     ) -> None:
         """A listing of ``state`` (see the class).
 
@@ -68,42 +70,31 @@ class LegalActions(Sequence[Action]):
         self._sim = sim
         self._version = sim._changes()
         """The simulator's version at ``state``: once it differs, the simulator is elsewhere."""
-        self._replay: SeededReplay | None = None
-        self._replayed = 0
+        self._tape = tape
+        self._taped = 0 if tape is None else len(tape.actions)
+        """How many of the tape's actions lead to ``state``."""
         self._n = sim.legal_count()
-
-    def _leave(self, state: GameState | None, replay: SeededReplay | None, actions: int) -> None:
-        """Called by the owner of a simulator listed without a state, before it moves on:
-        the position's state if it was built, else how to rebuild it (``replay``'s first
-        ``actions`` actions), else the state is built now."""
-        if self._state is not None or self._sim._changes() != self._version:
-            return
-        if state is None and replay is None:
-            state = self._sim.snapshot()
-        self._state = state
-        self._replay = replay
-        self._replayed = actions
 
     @property
     def state(self) -> GameState:
         """The position listed.
 
-        :raises SetupError: it was listed without a state and its simulator moved on
-            without telling it (see the class).
+        :raises SetupError: it was listed without a state nor a tape, and its simulator
+            moved on (see the class).
         """
         state = self._state
         if state is None:
-            replay = self._replay
-            if replay is not None:
-                state = replay.position(self._replayed)
-                self._replay = None
-            elif self._sim._changes() != self._version:
+            tape = self._tape
+            if self._sim._changes() == self._version:
+                state = self._sim.snapshot()
+            elif tape is not None:
+                state = tape.position(self._taped)
+            else:
                 raise SetupError(
                     "this listing's simulator moved on before the listed state was kept"
                 )
-            else:
-                state = self._sim.snapshot()
             self._state = state
+            self._tape = None
         return state
 
     @property

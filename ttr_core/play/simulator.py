@@ -53,7 +53,7 @@ from ttr_core.rules import (
     tunnels,
     turn,
 )
-from ttr_core.rules.index import index_of
+from ttr_core.rules.index import HAND_MEMO_LIMIT, index_of, memos_of
 from ttr_core.rules.scoring import Scoresheet, score_game
 from ttr_core.rules.table import (
     CHOOSE_CARDS,
@@ -202,6 +202,9 @@ class Simulator:
         if copy_of is not None and record:
             self._setup = copy_of._setup
             self._log = list(copy_of._log)
+        memos = memos_of(rs)
+        self._claim_actions: dict[tuple[int, tuple[int, ...]], ClaimRoute] = memos.claim_actions
+        """The ruleset's memo of claim objects (see ``_build``)."""
         self._extras = ix.has_groups or rs.params.stations > 0
         """Whether turns may offer claims with card groups or stations."""
         self._seeded: bool = False if copy_of is None else copy_of._seeded
@@ -532,7 +535,15 @@ class Simulator:
         if kind == _CLAIM:
             r, cards = claims.claim_at(t, a)
             self._built_route = r
-            return ClaimRoute(route=t.ix.route_ids[r], cards=cards)
+            # Actions are frozen values: one object per claim serves every listing of it.
+            memo = self._claim_actions
+            key = (r, cards)
+            action = memo.get(key)
+            if action is None:
+                if len(memo) >= HAND_MEMO_LIMIT:
+                    memo.clear()
+                action = memo[key] = ClaimRoute(route=t.ix.route_ids[r], cards=cards)
+            return action
         if kind == _FACE:
             return _TAKE[a]
         if kind == _BLIND_DRAW:

@@ -19,6 +19,7 @@ from ttr_core.model.cards import NUM_KINDS, card_index, route_color_index
 from ttr_core.model.mapdata import MapData, Parameters, Ticket, Track
 
 if TYPE_CHECKING:
+    from ttr_core.model.actions import ClaimRoute
     from ttr_core.rules.payment_counts import ClaimTables
     from ttr_core.ruleset.ruleset import Ruleset
 
@@ -264,6 +265,10 @@ class RulesetMemos:
     group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = Factory(dict)
     group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = Factory(dict)
     station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = Factory(dict)
+    claim_actions: dict[tuple[int, tuple[int, ...]], ClaimRoute] = Factory(dict)
+    """The claims that listings built, by track index and cards, so that a listing hands
+    out the same frozen object again rather than building it
+    ([`ttr_core.play.simulator.Simulator.legal_action`][])."""
     tracks_by_owners: dict[
         tuple[tuple[int, ...], int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
     ] = Factory(dict)
