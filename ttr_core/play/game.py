@@ -6,7 +6,7 @@ action never copies it) and turns it into a [`GameRecord`][ttr_core.play.records
 replays to an equal state.
 
 A game records nothing as it plays until its events are read: it keeps the actions on a
-[`Tape`][ttr_core.play.seeded_replay.Tape], which makes their events (and so the log
+`Tape` (in `ttr_core.play.seeded_replay`), which makes their events (and so the log
 entries) when first asked for, by playing the actions again. Once the events are read as
 the game goes (a server that sends each action's events), the game makes them as it
 applies the actions instead.

@@ -41,7 +41,7 @@ class LegalActions(Sequence[Action]):
     With a simulator, ``state`` may be None: the listing is then of the simulator's
     current position, and its state is built only when asked for: from the simulator
     while it is still there, else by playing again the actions of ``tape``, a
-    [`Tape`][ttr_core.play.seeded_replay.Tape] that ends at that position. That is for
+    `Tape` (in `ttr_core.play.seeded_replay`) that ends at that position. That is for
     the owner of the simulator (as `ttr_core.Game` is); a listing without a tape whose
     simulator moved on raises ``SetupError`` instead of listing another position.
     """
