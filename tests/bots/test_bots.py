@@ -281,12 +281,7 @@ class Spy(BaseBot):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         rs = self.secret
         assert self.ruleset is not rs
-        held = [
-            rs,
-            memos_of(rs).claim_tables,
-            memos_of(rs).group_option_memo,
-            memos_of(rs).group_options_by_hand,
-        ]
+        held = [rs, memos_of(rs).claim_tables]
         held += [memos_of(rs).station_payment_cache, SHARED_CACHE]
         banned = {id(x) for x in held}
         for obj in reachable(self.ruleset, view, legal, self):
@@ -312,11 +307,7 @@ def test_bot_reaches_no_hidden_card_or_ticket_from_what_it_is_given(edition: str
     Spy.secret = rs
     for seed in (1, 2):
         play_game(rs, ["spy", "spy"], seed, factories=[Spy, Spy])
-    assert (
-        memos_of(rs).group_options_by_hand
-        or memos_of(rs).station_payment_cache
-        or memos_of(rs).claim_tables
-    )
+    assert memos_of(rs).station_payment_cache or memos_of(rs).claim_tables
 
 
 def test_private_copy_has_the_same_rules_and_empty_memos(usa: Ruleset) -> None:

@@ -299,3 +299,26 @@ def test_group_declarations_are_validated(where: str, value: int, message: str) 
         data["routes"][0]["tunnel"] = where.endswith("tunnel")
     with pytest.raises(MapDataError, match=message):
         structure_map(data)
+
+
+def test_counted_claims_with_groups_agree_with_group_options() -> None:
+    """GROUP-2, MURMANSK-2: the count of claims with groups, read from the memo of
+    numbers of groups by clamped hand, is each free track times ``group_options`` of the
+    hand, for hands of every size up to past the largest payment, one memo for all."""
+    from ttr_core.play.simulator import Simulator
+
+    rs = Ruleset.build("nordic")
+    t = Simulator.new(rs, ["a", "b"], seed=3)._table
+    t.current = 0
+    t.trains[0] = 40
+    shapes = [(g.klass, t.ix.group_shapes[g.klass]) for g in t.claims.groups]
+    rng = random.Random(5)
+    for _ in range(3000):
+        top = rng.choice([2, 4, 7])
+        hand = tuple(rng.randint(0, top) for _ in range(NUM_KINDS))
+        t.hands[0:NUM_KINDS] = list(hand)
+        want = sum(
+            (t.free_count[k] - groups.blocked_in(t, 0, k)) * len(groups.group_options(shape, hand))
+            for k, shape in shapes
+        )
+        assert groups.count_group_claims(t) == want, hand

@@ -169,6 +169,9 @@ class Simulator:
     _cities: tuple[int, ...] = ()
     _station_pay: Sequence[tuple[int, ...]] = ()
     _list: Sequence[Action] = ()
+    _choices: tuple[int, ...] = ()
+    """The card kinds that may be chosen next, while a payment's cards are chosen (the
+    listing then has no ``_list``)."""
     _keeps: Sequence[tuple[int, ...]] = ()
     """Places in the offer of each ticket choice (see ``tickets.keep_places``)."""
     _pass = False
@@ -440,12 +443,11 @@ class Simulator:
             self._keeps = tickets.keep_places(t)
             self._count = len(self._keeps)
             return
-        if phase == TUNNEL:
-            self._list = tunnels.options(t)
-        elif phase == CHOOSE_CARDS:
-            self._list = [_CHOOSE[k] for k in card_groups.card_choices(t)]
-        else:
-            self._list = []
+        if phase == CHOOSE_CARDS:
+            self._choices = choices = card_groups.card_choices(t)
+            self._count = len(choices)
+            return
+        self._list = tunnels.options(t) if phase == TUNNEL else []
         self._count = len(self._list)
 
     def _list_extras(self, t: Table, n: int) -> int:
@@ -553,7 +555,7 @@ class Simulator:
         if kind == _TICKET_DRAW:
             return _TICKETS
         if kind == _LISTED:
-            return self._list[a]
+            return _CHOOSE[self._choices[a]] if t.phase == CHOOSE_CARDS else self._list[a]
         if kind == _GROUP_CLAIM:
             r, groups = card_groups.group_claim_at(t, a)
             return ClaimWithGroups(route=t.ix.route_ids[r], groups=groups)
@@ -598,7 +600,10 @@ class Simulator:
         elif kind == _TICKET_DRAW:
             tickets.draw(t)
         elif kind == _LISTED:
-            self._check(self._list[a])()
+            if t.phase == CHOOSE_CARDS:
+                card_groups.choose_card(t, self._choices[a])
+            else:
+                self._check(self._list[a])()
         elif kind == _GROUP_CLAIM:
             r, groups = card_groups.group_claim_at(t, a)
             card_groups.start_group_claim(t, r, groups)

@@ -24,9 +24,8 @@ from ttr_core.model import events as ev
 from ttr_core.model.actions import Action, ChooseCard, ClaimRoute, ClaimWithGroups
 from ttr_core.model.cards import CARD_NAMES, GRAY, LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError, quote
-from ttr_core.model.state import CardChoice
 from ttr_core.rules.claims import blocked_in, complete_claim, open_to, track_error
-from ttr_core.rules.index import HAND_MEMO_LIMIT, GroupShape, index_of, memos_of
+from ttr_core.rules.index import GroupShape, index_of
 from ttr_core.rules.payments import (
     fits,
     is_counts,
@@ -34,11 +33,12 @@ from ttr_core.rules.payments import (
     payment_error,
     payment_size,
     route_shape,
-    units_fit,
+    shape_units_fit,
 )
-from ttr_core.rules.table import CHOOSE_CARDS, Check, Table
+from ttr_core.rules.table import CHOOSE_CARDS, Check, Choosing, Table
 
 if TYPE_CHECKING:
+    from ttr_core.rules.payment_counts import GroupClass
     from ttr_core.ruleset.ruleset import Ruleset
 
 
@@ -54,22 +54,60 @@ def can_complete(
     The completion most favourable to the rules takes as many locomotives as possible
     (where they count as singles), then as many cards of the colour; both only help.
     """
-    remaining = payment_size(shape, groups) - sum(chosen)
-    if remaining < 0 or sum(hand[least:]) - sum(chosen[least:]) < remaining:
+    grown = list(chosen)
+    held = 0
+    for n in grown:
+        held += n
+    spare = 0
+    for k in range(least, NUM_KINDS):
+        spare += hand[k] - grown[k]
+    remaining = payment_size(shape, groups) - held
+    return _completes(shape, groups, remaining, spare, grown, least, hand)
+
+
+def _completes(
+    shape: GroupShape,
+    groups: int,
+    remaining: int,
+    spare: int,
+    chosen: list[int],
+    least: int,
+    hand: tuple[int, ...],
+) -> bool:
+    """[`can_complete`][] once ``remaining`` cards are still to choose and ``spare``
+    cards of kind ``least`` or later are held but not chosen (in plain loops: this runs
+    for every card kind at every choice)."""
+    if remaining < 0 or spare < remaining:
         return False
+    locos_ok = shape.locos_ok
     held_locos = hand[LOCO] - chosen[LOCO]
-    add_locos = (remaining if remaining < held_locos else held_locos) if shape.locos_ok else 0
+    add_locos = (remaining if remaining < held_locos else held_locos) if locos_ok else 0
     rest = remaining - add_locos
     color = shape.color
     if color == GRAY:
         # More cards of the colour never hurt, so the best colour decides.
-        color_cards = max(
-            chosen[c] + (min(rest, hand[c] - chosen[c]) if c >= least else 0) for c in range(LOCO)
-        )
+        color_cards = -1
+        for c in range(LOCO):
+            n = chosen[c]
+            if c >= least:
+                more = hand[c] - n
+                n += rest if rest < more else more
+            if n > color_cards:
+                color_cards = n
     else:
-        extra = min(rest, hand[color] - chosen[color]) if color >= least else 0
-        color_cards = chosen[color] + extra
-    return units_fit(shape, groups, color_cards, chosen[LOCO] + add_locos)
+        color_cards = chosen[color]
+        if color >= least:
+            more = hand[color] - color_cards
+            color_cards += rest if rest < more else more
+    return shape_units_fit(
+        shape.length,
+        shape.symbols,
+        locos_ok,
+        shape.covers_color,
+        groups,
+        color_cards,
+        chosen[LOCO] + add_locos,
+    )
 
 
 def group_options(shape: GroupShape, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -79,51 +117,54 @@ def group_options(shape: GroupShape, hand: tuple[int, ...]) -> tuple[int, ...]:
     units harder to fill (fewer singles, more owed locomotives covered). So the search
     stops at the first payable number and the top is set by the cards held.
     """
+    first, last = _group_range(shape, hand)
+    return tuple(range(first, last + 1)) if first else ()
+
+
+def _group_range(shape: GroupShape, hand: tuple[int, ...]) -> tuple[int, int]:
+    """The first and last of [`group_options`][], (0, 0) if there is none."""
     size = shape.size
     if not size:
-        return ()
-    top = min(max_groups(shape), (sum(hand) - shape.length) // (size - 1))
-    empty = (0,) * NUM_KINDS
+        return 0, 0
+    held = 0
+    for n in hand:
+        held += n
+    top = max_groups(shape)
+    afford = (held - shape.length) // (size - 1)
+    if afford < top:
+        top = afford
+    empty = [0] * NUM_KINDS
     for t in range(1, top + 1):
-        if can_complete(shape, t, empty, 0, hand):
-            return tuple(range(t, top + 1))
-    return ()
-
-
-def group_options_per_class(rs: Ruleset, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """``group_options`` of every group class of ``rs`` (in ``rs.group_classes`` order).
-
-    With nothing chosen yet, only three numbers of the hand matter: its size, its
-    locomotives, and its cards of the colour (for a gray track, of the colour held most,
-    since more cards of the colour never hurt); results are memoised on those.
-    """
-    ix = index_of(rs)
-    memo = memos_of(rs).group_option_memo
-    size, locos, top = sum(hand), hand[LOCO], max(hand[:LOCO])
-    out = []
-    for k, color in zip(ix.group_classes, ix.group_class_colors, strict=True):
-        key = (k, size, locos, top if color == GRAY else hand[color])
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = group_options(ix.group_shapes[k], hand)
-        out.append(found)
-    return tuple(out)
+        if _completes(shape, t, payment_size(shape, t), held, empty, 0, hand):
+            return t, top
+    return 0, 0
 
 
 def choosable(
     shape: GroupShape, groups: int, chosen: tuple[int, ...], hand: tuple[int, ...]
 ) -> tuple[int, ...]:
     """The card kinds that may be chosen next: in card order, and still completable."""
-    last = max((k for k in range(NUM_KINDS) if chosen[k]), default=0)
-    out = []
     grown = list(chosen)
+    held = 0
+    last = 0
+    for k in range(NUM_KINDS):
+        n = grown[k]
+        held += n
+        if n:
+            last = k
+    remaining = payment_size(shape, groups) - held - 1
+    spare = 0
     for k in range(last, NUM_KINDS):
-        if hand[k] - chosen[k] < 1:
-            continue
-        grown[k] += 1
-        if can_complete(shape, groups, grown, k, hand):
-            out.append(k)
-        grown[k] -= 1
+        spare += hand[k] - grown[k]
+    out = []
+    for k in range(last, NUM_KINDS):
+        free = hand[k] - grown[k]
+        if free >= 1:
+            grown[k] += 1
+            if _completes(shape, groups, remaining, spare - 1, grown, k, hand):
+                out.append(k)
+            grown[k] -= 1
+        spare -= free
     return tuple(out)
 
 
@@ -163,52 +204,105 @@ def claim_actions(rs: Ruleset, route: int, cards: tuple[int, ...]) -> list[Actio
 # -- claims with groups: listing ---------------------------------------------------------
 
 
-def _options(t: Table) -> tuple[tuple[int, ...], ...]:
-    """Per group class, the numbers of groups the current hand can pay with (memoised)."""
-    rs = t.rs
-    hand = t.hand(t.current)
-    key = bytes(hand)
-    cache = memos_of(rs).group_options_by_hand
-    options = cache.get(key)
-    if options is None:
-        if len(cache) >= HAND_MEMO_LIMIT:
-            cache.clear()
-        options = cache[key] = group_options_per_class(rs, hand)
-    return options
+def _hand_counts(t: Table) -> tuple[int, int, int]:
+    """The current seat's cards, locomotives and most cards of one colour: all that the
+    numbers of groups its hand can pay a track with depend on."""
+    hands = t.hands
+    base = t.current * NUM_KINDS
+    size = 0
+    top = 0
+    for c in range(LOCO):
+        n = hands[base + c]
+        size += n
+        if n > top:
+            top = n
+    locos = hands[base + LOCO]
+    return size + locos, locos, top
 
 
-def _sizes(t: Table) -> list[int]:
-    """Per group class, how many of its tracks the current seat may claim now."""
-    ix = t.ix
-    p = t.current
-    trains = t.trains[p]
-    return [
-        t.free_count[k] - blocked_in(t, p, k) if ix.class_len[k] <= trains else 0
-        for k in ix.group_classes
-    ]
+def _option_code(t: Table, g: GroupClass, size: int, locos: int, top: int) -> int:
+    """The numbers of groups the current hand (of ``_hand_counts``) can pay group class
+    ``g`` with, as ``first * g.side + count`` (0 for none), memoised by the hand's cell."""
+    held = top if g.color == GRAY else t.hands[t.current * NUM_KINDS + g.color]
+    at = g.cell(size, locos, held)
+    code = t.claims.group_codes[at]
+    return code if code >= 0 else _new_code(t, g, at)
+
+
+def _new_code(t: Table, g: GroupClass, at: int) -> int:
+    """Work out and keep the code of cell ``at`` of group class ``g``, for the current hand."""
+    first, last = _group_range(g.shape, t.hand(t.current))
+    code = t.claims.group_codes[at] = first * g.side + last - first + 1 if first else 0
+    return code
+
+
+def _claimable(t: Table, p: int, trains: int, g: GroupClass) -> int:
+    """How many tracks of group class ``g`` seat ``p`` may claim now, cards aside."""
+    if g.length > trains:
+        return 0
+    free = t.free_count[g.klass]
+    if t.blocked[p]:
+        free -= blocked_in(t, p, g.klass)
+    return free
 
 
 def count_group_claims(t: Table) -> int:
-    """How many claims with groups of any cards (track, number of groups) are legal now."""
-    if not t.ix.has_groups:
+    """How many claims with groups of any cards (track, number of groups) are legal now.
+
+    (``_claimable`` and ``_option_code`` written out in the loop: this runs at every turn.)
+    """
+    groups = t.claims.groups
+    if not groups:
         return 0
-    return sum(n * len(opts) for n, opts in zip(_sizes(t), _options(t), strict=True))
+    p = t.current
+    trains = t.trains[p]
+    blocked = len(t.blocked[p]) > 0
+    free_count = t.free_count
+    hands = t.hands
+    base = p * NUM_KINDS
+    codes = t.claims.group_codes
+    size, locos, top = _hand_counts(t)
+    n = 0
+    for g in groups:
+        if g.length > trains:
+            continue
+        free = free_count[g.klass]
+        if blocked:
+            free -= blocked_in(t, p, g.klass)
+        if free <= 0:
+            continue
+        color = g.color
+        at = g.cell(size, locos, top if color == GRAY else hands[base + color])
+        code = codes[at]
+        if code < 0:
+            code = _new_code(t, g, at)
+        n += free * (code % g.side)
+    return n
 
 
 def group_claim_at(t: Table, i: int) -> tuple[int, int]:
     """The ``i``-th legal claim with groups as (track index, number of groups)."""
-    ix = t.ix
     p = t.current
-    for k, opts, n in zip(ix.group_classes, _options(t), _sizes(t), strict=True):
-        span = n * len(opts)
+    trains = t.trains[p]
+    size, locos, top = _hand_counts(t)
+    for g in t.claims.groups:
+        free = _claimable(t, p, trains, g)
+        if free <= 0:
+            continue
+        code = _option_code(t, g, size, locos, top)
+        if not code:
+            continue
+        first = code // g.side
+        count = code % g.side
+        span = free * count
         if i >= span:
             i -= span
             continue
-        pick, j = divmod(i, len(opts))
-        for r in ix.class_routes[k]:
+        pick, j = divmod(i, count)
+        for r in t.ix.class_routes[g.klass]:
             if open_to(t, r, p):
                 if not pick:
-                    return r, opts[j]
+                    return r, first + j
                 pick -= 1
     raise IndexError("claim index out of range")
 
@@ -234,8 +328,11 @@ def group_claim_error(
             f"a payment for {rs.route_name(r)} holds 1 to {max_groups(shape)} groups, "
             f"not {quote(groups)}",
         )
-    position = ix.group_class_position[ix.class_of[r]]
-    if groups not in _options(t)[position]:
+    g = t.claims.groups[ix.group_class_position[ix.class_of[r]]]
+    size, locos, top = _hand_counts(t)
+    code = _option_code(t, g, size, locos, top)
+    first = code // g.side
+    if not code or not first <= groups < first + code % g.side:
         return r, (
             "GROUP-2",
             f"your hand cannot pay for {rs.route_name(r)} with {groups} groups of any cards",
@@ -253,7 +350,8 @@ def check_group_claim(t: Table, route: object, groups: object) -> int:
 
 def start_group_claim(t: Table, r: int, groups: int) -> None:
     """Begin a listed claim with groups: the cards are chosen next."""
-    size = payment_size(route_shape(t.rs, r), groups)
+    shape = route_shape(t.rs, r)
+    size = payment_size(shape, groups)
     if t.events is not None:
         t.events.append(
             ev.GroupClaimStarted(
@@ -261,7 +359,7 @@ def start_group_claim(t: Table, r: int, groups: int) -> None:
             )
         )
     t.phase = CHOOSE_CARDS
-    t.choice = CardChoice(route=r, groups=groups, size=size, chosen=(0,) * NUM_KINDS)
+    t.choice = Choosing(r, groups, size, (0,) * NUM_KINDS, shape)
 
 
 # -- choosing the cards ------------------------------------------------------------------
@@ -272,8 +370,7 @@ def card_choices(t: Table) -> tuple[int, ...]:
     choice = t.choice
     if t.phase != CHOOSE_CARDS or choice is None:
         return ()
-    shape = route_shape(t.rs, choice.route)
-    return choosable(shape, choice.groups, choice.chosen, t.hand(t.current))
+    return choosable(choice.shape, choice.groups, choice.chosen, t.hand(t.current))
 
 
 def choose_error(t: Table, card: object) -> tuple[str, str]:
@@ -310,10 +407,11 @@ def choose_card(t: Table, card: int) -> None:
     grown = list(choice.chosen)
     grown[card] += 1
     total = tuple(grown)
-    if sum(total) < choice.size:
-        t.choice = CardChoice(
-            route=choice.route, groups=choice.groups, size=choice.size, chosen=total
-        )
+    held = 0
+    for n in grown:
+        held += n
+    if held < choice.size:
+        t.choice = Choosing(choice.route, choice.groups, choice.size, total, choice.shape)
         return
     complete_claim(t, choice.route, total, ())
 

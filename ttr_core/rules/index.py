@@ -262,8 +262,6 @@ class RulesetMemos:
     claim_tables: ClaimTables | None = None
     """The claim tables, built on first use
     ([`ttr_core.rules.payment_counts.claim_tables`][ttr_core.rules.payment_counts.claim_tables])."""
-    group_option_memo: dict[tuple[int, int, int, int], tuple[int, ...]] = Factory(dict)
-    group_options_by_hand: dict[bytes, tuple[tuple[int, ...], ...]] = Factory(dict)
     station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = Factory(dict)
     claim_actions: dict[tuple[int, tuple[int, ...]], ClaimRoute] = Factory(dict)
     """The claims that listings built, by track index and cards, so that a listing hands

@@ -39,9 +39,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS
 from ttr_core.rules.index import index_of, memos_of
-from ttr_core.rules.payments import payment_error
+from ttr_core.rules.payments import max_groups, payment_error, payment_size
 
 if TYPE_CHECKING:
+    from ttr_core.rules.index import GroupShape
     from ttr_core.rules.table import Table
     from ttr_core.ruleset.ruleset import Ruleset
 
@@ -51,6 +52,46 @@ BLOCK_ROWS_LIMIT: Final = 50_000
 
 GRAY_NEXT_ROOM: Final = 64
 """How many gray numbers ``ClaimTables.gray_next`` makes room for at a time."""
+
+
+class GroupClass:
+    """A route class that takes groups of any cards, as the listing of its claims reads it.
+
+    The numbers of groups a hand can pay it with depend on the hand's size, its
+    locomotives (if they may be played as singles) and its cards of the class's colour
+    (of the colour held most, for gray), and on none of them beyond the size of the
+    largest payment (``bound``): clamped there, they name one of ``cells`` cells.
+    """
+
+    def __init__(self, klass: int, color: int, shape: GroupShape, offset: int) -> None:
+        self.klass = klass
+        self.color = color
+        self.length = shape.length
+        self.shape = shape
+        self.locos_ok = shape.locos_ok
+        self.bound = payment_size(shape, max_groups(shape))
+        self.side = self.bound + 1
+        self.locos_side = self.side if shape.locos_ok else 1
+        """How many locomotive counts the cells tell apart."""
+        self.size_step = self.locos_side * self.side
+        """How far apart the cells of hands one card apart in size are."""
+        self.cells = self.side * self.size_step
+        self.offset = offset
+        """Where its cells start in ``ClaimTables.group_codes``."""
+
+    def cell(self, size: int, locos: int, held: int) -> int:
+        """The cell of a hand of ``size`` cards, ``locos`` locomotives and ``held`` cards of
+        the colour (in ``ClaimTables.group_codes``)."""
+        bound = self.bound
+        if size > bound:
+            size = bound
+        if not self.locos_ok:
+            locos = 0
+        elif locos > bound:
+            locos = bound
+        if held > bound:
+            held = bound
+        return self.offset + size * self.size_step + locos * self.side + held
 
 
 class ClaimTables:
@@ -148,6 +189,15 @@ class ClaimTables:
                 k - self.start[self.class_color[k]] for k in range(self.classes)
             ]
             """Per class, its place in its colour's block (an index into a seat's counts)."""
+            self.groups: list[GroupClass] = []
+            """The route classes that take groups of any cards (``rs.group_classes`` order)."""
+            offset = 0
+            for k, color in zip(ix.group_classes, ix.group_class_colors, strict=True):
+                group = GroupClass(k, color, ix.group_shapes[k], offset)
+                self.groups.append(group)
+                offset += group.cells
+            self.group_cells = offset
+            """How many hands ``group_codes`` holds room for, over all group classes."""
         else:
             self.top = like.top
             self.size = like.size
@@ -170,6 +220,8 @@ class ClaimTables:
             self.digit = like.digit
             self.digit_span = like.digit_span
             self.place = like.place
+            self.groups = like.groups
+            self.group_cells = like.group_cells
         self.class_of: list[int] = list(ix.class_of)
         """Per track, its route class (the map's own, so not shared with ``like``)."""
         self._memos()
@@ -188,6 +240,10 @@ class ClaimTables:
         self.gray_loco_next: list[int] = []
         """The same after the locomotive count changes, at ``number * size + new``: the
         old count is the key's leading digit, so the number holds it already."""
+        self.group_codes: list[int] = [-1] * self.group_cells
+        """The numbers of groups a hand can pay each group class with, at its
+        ``GroupClass.offset`` plus the cell of the hand, -1 where not met yet (see
+        [`count_group_claims`][ttr_core.rules.card_groups.count_group_claims])."""
 
     def block_row(self, c: int, sig: int, free: list[int]) -> list[int]:
         """Colour ``c``'s claim counts with its free tracks as ``free`` says (whose

@@ -95,14 +95,29 @@ def units_fit(shape: GroupShape, groups: int, color_cards: int, locos: int) -> b
     ``color_cards`` and ``locos`` count the cards of the chosen colour and the
     locomotives in the whole payment; the rest of the payment sits in the groups.
     """
-    singles = shape.length - groups
+    return shape_units_fit(
+        shape.length, shape.symbols, shape.locos_ok, shape.covers_color, groups, color_cards, locos
+    )
+
+
+def shape_units_fit(
+    length: int,
+    symbols: int,
+    locos_ok: bool,
+    covers_color: bool,
+    groups: int,
+    color_cards: int,
+    locos: int,
+) -> bool:
+    """[`units_fit`][] for a shape given by its fields (read once by callers that ask many
+    times about one track)."""
+    singles = length - groups
     if singles < 0:
         return False
-    symbols = shape.symbols
     on_symbols = groups if groups < symbols else symbols
-    if groups > on_symbols and not shape.covers_color:
+    if groups > on_symbols and not covers_color:
         return False
-    usable_locos = locos if shape.locos_ok else 0
+    usable_locos = locos if locos_ok else 0
     if color_cards + usable_locos < singles:
         return False
     single_locos = usable_locos if usable_locos < singles else singles

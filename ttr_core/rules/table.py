@@ -18,7 +18,7 @@ from ttr_core.model.actions import Action
 from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 from ttr_core.rules.double_routes import claim_closes_parallel, tracks_of
-from ttr_core.rules.index import RulesetIndex, RulesetMemos, index_of, memos_of
+from ttr_core.rules.index import GroupShape, RulesetIndex, RulesetMemos, index_of, memos_of
 from ttr_core.rules.payment_counts import claim_tables, recount_hand
 
 if TYPE_CHECKING:
@@ -140,6 +140,31 @@ looped over by name: they are on the hot paths of search and of the functional A
 declaration says."""
 
 
+class Choosing:
+    """The payment with groups whose cards are being chosen, as the mechanics keep it: the
+    fields of a [`CardChoice`][ttr_core.model.state.CardChoice] read without attribute
+    lookups, and the track's group shape.
+
+    Immutable, like the frozen state's (a new one follows each card chosen), so that
+    copies of the table share it.
+    """
+
+    def __init__(
+        self, route: int, groups: int, size: int, chosen: tuple[int, ...], shape: GroupShape
+    ) -> None:
+        self.route = route
+        """The track's index."""
+        self.groups = groups
+        self.size = size
+        self.chosen = chosen
+        """Nine card counts: the cards chosen so far."""
+        self.shape = shape
+
+    def frozen(self) -> CardChoice:
+        """The frozen state's form."""
+        return CardChoice(route=self.route, groups=self.groups, size=self.size, chosen=self.chosen)
+
+
 class Table:
     """One game's position, changed in place by the mechanics."""
 
@@ -230,7 +255,7 @@ class Table:
         self.station_owners: list[int] = [-1] * len(ix.city_ids) if rs.params.stations else []
         self.tunnel: TunnelAttempt | None = None
         """The tunnel claim waiting for its extra cards (phase ``TUNNEL``)."""
-        self.choice: CardChoice | None = None
+        self.choice: Choosing | None = None
         """The claim whose cards are being chosen (phase ``CHOOSE_CARDS``)."""
         self.version = 0
         """Counts changes, so a listing knows whether it is still current."""
@@ -425,7 +450,7 @@ class Table:
             station_owners=station_owners,
             offers=self.offers,
             ended_by=self.ended_by,
-            choice=self.choice,
+            choice=None if self.choice is None else self.choice.frozen(),
         )
         self._snap = state
         self._snap_version = self.version
@@ -484,7 +509,18 @@ class Table:
             recount_hand(self, p)
         self.station_owners = list(state.station_owners)
         self.tunnel = state.tunnel
-        self.choice = state.choice
+        choice = state.choice
+        self.choice = (
+            None
+            if choice is None
+            else Choosing(
+                choice.route,
+                choice.groups,
+                choice.size,
+                choice.chosen,
+                self.ix.group_shapes[self.ix.class_of[choice.route]],
+            )
+        )
         self.version += 1
         agrees = free == state.free and all(
             b is p.blocked for b, p in zip(blocked, seats, strict=True)
