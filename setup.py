@@ -1,8 +1,9 @@
 """Compiled extension modules, built only when ``TTR_COMPILE=1`` is set.
 
 Everything else about the package is declared in ``pyproject.toml``. The modules in
-``HOT`` are the simulator and its mechanics: with ``TTR_COMPILE=1`` mypyc compiles them
-from the same sources that run as plain Python, and ``ttr_core.compiled`` reports it.
+``HOT`` are the simulator, its mechanics, and the ``Game`` and legal-action listing that
+wrap it: with ``TTR_COMPILE=1`` mypyc compiles them from the same sources that run as
+plain Python, and ``ttr_core.compiled`` reports it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ HOT = [
     "ttr_core/model/cards.py",
     "ttr_core/model/rng.py",
     "ttr_core/play/simulator.py",
+    "ttr_core/play/seeded_replay.py",
+    "ttr_core/play/legal.py",
+    "ttr_core/play/game.py",
     "ttr_core/rules/table.py",
     "ttr_core/rules/piles.py",
     "ttr_core/rules/turn.py",

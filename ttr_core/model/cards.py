@@ -61,8 +61,12 @@ def route_color_index(name: str) -> int:
         ) from None
 
 
-def counts_from_mapping(cards: Mapping[str, int]) -> tuple[int, ...]:
-    """Turn ``{"red": 2, "locomotive": 1}`` into a nine-count tuple (zeros may be left out)."""
+def counts_from_mapping(cards: Mapping[str, object]) -> tuple[int, ...]:
+    """Turn ``{"red": 2, "locomotive": 1}`` into a nine-count tuple (zeros may be left out).
+
+    The counts are typed ``object`` since they are checked here: a count that is not a
+    non-negative ``int`` raises the same ``ValueError`` in the compiled build.
+    """
     counts = [0] * NUM_KINDS
     for name, n in cards.items():
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:

@@ -1,11 +1,22 @@
-"""Machine integer types for the compiled build, plain ``int`` when running as Python.
+"""Machine integer types and class options for the compiled build, no-ops as Python.
 
 The type checker (and so mypyc) reads ``native.pyi``, where ``i64`` is mypyc's 64-bit
-machine integer; at run time this module gives ``int``, so no extra package is needed.
+machine integer and ``mypyc_attr`` its class options; at run time this module gives
+``int`` and a decorator that changes nothing, so no extra package is needed.
 Code annotated with ``i64`` must never leave the signed 64-bit range.
 """
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
 i64 = int
+
+
+def mypyc_attr(*attrs: str, **kwattrs: Any) -> Callable[[T], T]:
+    """mypyc's class options (such as ``allow_interpreted_subclasses``): none here."""
+    return lambda cls: cls
 
 
 def is_compiled(module_file: str) -> bool:

@@ -15,12 +15,13 @@ applies the actions instead.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from ttr_core.model.actions import Action
 from ttr_core.model.errors import SetupError
 from ttr_core.model.events import Event
 from ttr_core.model.events import LogEntry as LogEntry
+from ttr_core.model.native import mypyc_attr
 from ttr_core.model.state import GameState
 from ttr_core.play import functional as engine
 from ttr_core.play import records
@@ -78,11 +79,14 @@ class _Events(Sequence[Event]):
         return repr(list(self._all()))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """A game in progress: apply actions, list legal ones, view, score, save, replay.
 
     It plays on its own [`Simulator`][ttr_core.play.simulator.Simulator], and keeps the names,
-    the seed, the deal's events and the log that make its record.
+    the seed, the deal's events and the log that make its record. (Parameters that the
+    methods check themselves are typed ``object``, as the simulator's are, so that a bad
+    value gets the same error in the compiled build as in pure Python.)
     """
 
     def __init__(
@@ -169,8 +173,8 @@ class Game:
         edition: str | Ruleset,
         players: int | Sequence[str] = 2,
         *,
-        seed: int = 0,
-        start_player: int = 0,
+        seed: object = 0,
+        start_player: object = 0,
         options: Mapping[str, Any] | None = None,
         plugins: Iterable[object] = (),
     ) -> Game:
@@ -224,7 +228,7 @@ class Game:
             self._legal = legal
         return legal
 
-    def apply(self, action: Action, *, seat: int | None = None) -> Sequence[Event]:
+    def apply(self, action: object, *, seat: object = None) -> Sequence[Event]:
         """Apply an action of the current player and return the events it caused (a
         sequence, made when first read; it compares equal to a list of the same events).
 
@@ -246,10 +250,10 @@ class Game:
         tape.read = False
         self._state = None
         self._legal = None
-        actions.append(action)
+        actions.append(cast(Action, action))  # the simulator applied it: it is an action
         return _Events(tape, len(actions) - 1)
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: object) -> PlayerView:
         """What ``seat`` may see.
 
         :raises SetupError: ``seat`` is not a seat of the game.
