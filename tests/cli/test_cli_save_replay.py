@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -460,12 +461,28 @@ def wait_for(condition: Any, proc: subprocess.Popen[str]) -> None:
         time.sleep(0.02)
 
 
+def read_to_the_end(proc: subprocess.Popen[str], timeout: float = 60) -> tuple[str, str]:
+    """The rest of the output of a process that was read from before (``communicate()``
+    would skip the lines that ``readline()`` has already buffered), killed after
+    ``timeout`` seconds."""
+    assert proc.stdout is not None and proc.stderr is not None
+    killer = threading.Timer(timeout, proc.kill)
+    killer.start()
+    try:
+        with proc:  # closes the pipes and waits
+            rest = proc.stdout.read()
+            err = proc.stderr.read()
+    finally:
+        killer.cancel()
+    return rest, err
+
+
 def test_ctrl_c_in_json_mode_keeps_the_lines_of_finished_games() -> None:
     proc = start("simulate", "--games", "2000", "--json")
     assert proc.stdout is not None
     first = [proc.stdout.readline(), proc.stdout.readline()]
     proc.send_signal(signal.SIGINT)
-    rest, err = proc.communicate(timeout=60)
+    rest, err = read_to_the_end(proc)
     lines = [json.loads(line) for line in [*first, *rest.splitlines()]]
     assert proc.returncode == 130
     assert err == f"ttr: interrupted after {len(lines)} of 2000 games\n"
