@@ -89,6 +89,20 @@ class Game:
     value gets the same error in the compiled build as in pure Python.)
     """
 
+    ruleset: Ruleset
+    names: tuple[str, ...]
+    seed: int | None
+    _setup: tuple[Event, ...] | None
+    """The deal's events; None until first asked for by a game that [`new`][] dealt."""
+    _log: list[LogEntry]
+    _tape: Tape
+    """The actions applied since the game's first position; ``_logged`` of them are in
+    ``_log``."""
+    _logged: int
+    _sim: Simulator
+    _state: GameState | None
+    _legal: LegalActions | None
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -102,17 +116,56 @@ class Game:
         """A game at ``state`` of ``ruleset``, with the seats' ``names``, and the deal
         (``setup``, its events, and the ``seed`` it was dealt with) and the ``log`` that
         led there; without a deal (``setup=()``) it plays on but has no record to save."""
+        names = tuple(names)
+        self._begin(
+            ruleset,
+            names,
+            seed,
+            tuple(setup),
+            Simulator.from_state(ruleset, state, names=names, record=False),
+            Tape(ruleset, names, state),
+        )
+        self._state = state
+        self._log = list(log)
+
+    def _begin(
+        self,
+        ruleset: Ruleset,
+        names: tuple[str, ...],
+        seed: int | None,
+        setup: tuple[Event, ...] | None,
+        sim: Simulator,
+        tape: Tape,
+    ) -> None:
+        """Set every field: the game plays on ``sim``, from the start of ``tape``."""
         self.ruleset = ruleset
-        self.names = tuple(names)
+        self.names = names
         self.seed = seed
-        self.setup = tuple(setup)
-        self._log: list[LogEntry] = list(log)
-        self._tape = Tape(ruleset, self.names, state)
-        """The actions applied since ``state``; ``_logged`` of them are in ``_log``."""
+        self._setup = setup
+        self._log = []
+        self._tape = tape
         self._logged = 0
-        self._sim = Simulator.from_state(ruleset, state, names=self.names, record=False)
-        self._state: GameState | None = state
-        self._legal: LegalActions | None = None
+        self._sim = sim
+        self._state = None
+        self._legal = None
+
+    @property
+    def setup(self) -> tuple[Event, ...]:
+        """The deal's events (empty for a game without a recorded deal)."""
+        setup = self._setup
+        if setup is None:
+            # A game that new() dealt without recording: the same seed deals it again.
+            tape = self._tape
+            dealt = Simulator.new(
+                self.ruleset, self.names, seed=tape.seed, start_player=tape.start_player
+            )
+            setup = self._setup = dealt.setup
+        return setup
+
+    @setup.setter
+    def setup(self, setup: Sequence[Event]) -> None:
+        """Replace the deal's events."""
+        self._setup = tuple(setup)
 
     @property
     def log(self) -> list[LogEntry]:
@@ -149,7 +202,7 @@ class Game:
         self._state = state
         self._legal = None
         self.seed = None
-        self.setup = ()
+        self._setup = ()
         self._log = []
         self._tape = Tape(self.ruleset, self.names, state)
         self._logged = 0
@@ -187,9 +240,28 @@ class Game:
             that is not an ``int`` of at most ``MAX_SEED_BITS`` bits.
         """
         sim = Simulator.new(
-            edition, players, seed=seed, start_player=start_player, options=options, plugins=plugins
+            edition,
+            players,
+            seed=seed,
+            start_player=start_player,
+            options=options,
+            plugins=plugins,
+            record=False,
         )
-        return cls.from_simulator(sim)
+        # Checked by the simulator: an int seed, and a seat to start.
+        dealt, first = cast(int, seed), cast(int, start_player)
+        # Nothing is recorded or copied: the deal's events and its first position are
+        # made from the seed again only when asked for.
+        game = cls.__new__(cls)
+        game._begin(
+            sim.ruleset,
+            sim.names,
+            dealt,
+            None,
+            sim,
+            Tape(sim.ruleset, sim.names, None, seed=dealt, start_player=first),
+        )
+        return game
 
     @classmethod
     def from_simulator(cls, sim: Simulator) -> Game:

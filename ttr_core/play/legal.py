@@ -18,6 +18,7 @@ groups is being chosen, the cards that may come next, in card order.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -130,13 +131,16 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
 
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        if type(i) is int:  # first, and by exact type: the common case, and a cheap test
+            n = self._n
+            if i < 0:
+                i += n
+            if not 0 <= i < n:
+                raise IndexError("legal action index out of range")
+            return self._at.legal_action(i)
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("legal action index out of range")
-        return self._at.legal_action(i)
+        return self[operator.index(i)]
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(self._n):

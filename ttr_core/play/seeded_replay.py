@@ -21,12 +21,26 @@ from ttr_core.ruleset.ruleset import Ruleset
 class Tape:
     """The ``actions`` applied from ``start`` (a position of a game of ``rs`` between
     ``names``), in order, and the events of the first of them; the others' events are
-    made when first asked for. It is only appended to."""
+    made when first asked for. It is only appended to.
 
-    def __init__(self, rs: Ruleset, names: tuple[str, ...], start: GameState) -> None:
+    Without a ``start``, the actions begin at the deal of ``seed`` with ``start_player``
+    to act first, dealt again when needed (the same seed deals the same game).
+    """
+
+    def __init__(
+        self,
+        rs: Ruleset,
+        names: tuple[str, ...],
+        start: GameState | None,
+        *,
+        seed: int = 0,
+        start_player: int = 0,
+    ) -> None:
         self.rs = rs
         self.names = names
         self.start = start
+        self.seed = seed
+        self.start_player = start_player
         self.actions: list[Action] = []
         self.events: list[tuple[Event, ...]] = []
         """The events of ``actions[:len(events)]``."""
@@ -38,7 +52,12 @@ class Tape:
         self._played = 0
 
     def _at_start(self) -> Simulator:
-        return Simulator.from_state(self.rs, self.start, names=self.names, record=False)
+        start = self.start
+        if start is None:
+            return Simulator.new(
+                self.rs, self.names, seed=self.seed, start_player=self.start_player, record=False
+            )
+        return Simulator.from_state(self.rs, start, names=self.names, record=False)
 
     def position(self, applied: int) -> GameState:
         """The state after the first ``applied`` actions, rebuilt by playing them again."""

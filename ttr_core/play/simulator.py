@@ -33,6 +33,7 @@ from ttr_core.model.actions import (
     ClaimWithGroups,
     DrawBlind,
     DrawTickets,
+    KeepTickets,
     Pass,
     TakeFaceUp,
     field_problem,
@@ -208,6 +209,8 @@ class Simulator:
         memos = memos_of(rs)
         self._claim_actions: dict[tuple[int, tuple[int, ...]], ClaimRoute] = memos.claim_actions
         """The ruleset's memo of claim objects (see ``_build``)."""
+        self._keep_actions: dict[tuple[int, ...], KeepTickets] = memos.keep_actions
+        """The ruleset's memo of ticket choice objects (see ``_build``)."""
         self._extras = ix.has_groups or rs.params.stations > 0
         """Whether turns may offer claims with card groups or stations."""
         self._seeded: bool = False if copy_of is None else copy_of._seeded
@@ -551,7 +554,14 @@ class Simulator:
         if kind == _BLIND_DRAW:
             return _BLIND
         if kind == _KEEP:
-            return tickets.keep_action(t, tickets.kept_at(t, self._keeps[a]))
+            kept = tickets.kept_at(t, self._keeps[a])
+            keeps = self._keep_actions
+            choice = keeps.get(kept)
+            if choice is None:
+                if len(keeps) >= HAND_MEMO_LIMIT:
+                    keeps.clear()
+                choice = keeps[kept] = tickets.keep_action(t, kept)
+            return choice
         if kind == _TICKET_DRAW:
             return _TICKETS
         if kind == _LISTED:

@@ -19,7 +19,7 @@ from ttr_core.model.cards import NUM_KINDS, card_index, route_color_index
 from ttr_core.model.mapdata import MapData, Parameters, Ticket, Track
 
 if TYPE_CHECKING:
-    from ttr_core.model.actions import ClaimRoute
+    from ttr_core.model.actions import ClaimRoute, KeepTickets
     from ttr_core.rules.payment_counts import ClaimTables
     from ttr_core.ruleset.ruleset import Ruleset
 
@@ -267,6 +267,9 @@ class RulesetMemos:
     """The claims that listings built, by track index and cards, so that a listing hands
     out the same frozen object again rather than building it
     ([`ttr_core.play.simulator.Simulator.legal_action`][])."""
+    keep_actions: dict[tuple[int, ...], KeepTickets] = Factory(dict)
+    """The ticket choices that listings built, by the kept ticket indices, handed out
+    again as claims are (see ``claim_actions``)."""
     tracks_by_owners: dict[
         tuple[tuple[int, ...], int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
     ] = Factory(dict)
