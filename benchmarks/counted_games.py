@@ -12,6 +12,7 @@ an older version's own benchmark plays its games.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,9 @@ def main(argv: list[str] | None = None) -> None:
     play = playouts.player(args.engine)
     for i in range(args.warmup):
         play(rs, args.players, playouts.game_seed(args.seed + 1, i), False)
+    # The objects made so far (the ruleset's tables, the warm-up's memos) are moved to the
+    # oldest generation now, so that no engine pays for that once-only pass in its count.
+    gc.collect()
     decisions = sum(
         play(rs, args.players, playouts.game_seed(args.seed, i), False) for i in range(args.games)
     )

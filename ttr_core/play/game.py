@@ -322,7 +322,7 @@ class Game:
         tape.read = False
         self._state = None
         self._legal = None
-        actions.append(cast(Action, action))  # the simulator applied it: it is an action
+        actions.append(action)  # type: ignore[arg-type]  # applied, so it is an action
         return _Events(tape, len(actions) - 1)
 
     def view(self, seat: object) -> PlayerView:

@@ -69,7 +69,9 @@ class LegalActions(Sequence[Action]):
             raise SetupError("a listing without a state needs the simulator at its position")
         self._state = state
         self._sim = sim
-        self._version = sim._changes()
+        self._table = sim._table
+        """The simulator's table: its version tells whether the simulator moved on."""
+        self._version = self._table.version
         """The simulator's version at ``state``: once it differs, the simulator is elsewhere."""
         self._tape = tape
         self._taped = 0 if tape is None else len(tape.actions)
@@ -86,7 +88,7 @@ class LegalActions(Sequence[Action]):
         state = self._state
         if state is None:
             tape = self._tape
-            if self._sim._changes() == self._version:
+            if self._table.version == self._version:
                 state = self._sim.snapshot()
             elif tape is not None:
                 state = tape.position(self._taped)
@@ -102,10 +104,12 @@ class LegalActions(Sequence[Action]):
     def _at(self) -> Simulator:
         """The simulator at ``state``: the one given, or a new one once that is elsewhere."""
         sim = self._sim
-        if sim._changes() != self._version:
+        if self._table.version != self._version:
             sim = Simulator.from_state(self.rs, self.state, record=False)
+            sim.legal_count()  # counted, so that its listing is current
             self._sim = sim
-            self._version = sim._changes()
+            self._table = sim._table
+            self._version = self._table.version
         return sim
 
     def __len__(self) -> int:
@@ -137,14 +141,14 @@ class LegalActions(Sequence[Action]):
                 i += n
             if not 0 <= i < n:
                 raise IndexError("legal action index out of range")
-            return self._at.legal_action(i)
+            return self._at._listed_action(i)
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
         return self[operator.index(i)]
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(self._n):
-            yield self._at.legal_action(i)
+            yield self._at._listed_action(i)
 
     def __contains__(self, action: object) -> bool:
         return self._at.is_legal(action)

@@ -71,11 +71,11 @@ from ttr_core.rules.table import (
 from ttr_core.rules.views import PlayerView, view_of
 from ttr_core.ruleset.ruleset import Ruleset
 
-_TAKE = tuple(TakeFaceUp(card=k) for k in range(9))
-_BLIND = DrawBlind()
-_TICKETS = DrawTickets()
-_PASS = Pass()
-_CHOOSE = tuple(ChooseCard(card=k) for k in range(9))
+_TAKE: Final = tuple(TakeFaceUp(card=k) for k in range(9))
+_BLIND: Final = DrawBlind()
+_TICKETS: Final = DrawTickets()
+_PASS: Final = Pass()
+_CHOOSE: Final = tuple(ChooseCard(card=k) for k in range(9))
 
 
 def name_problem(name: object) -> str | None:
@@ -178,9 +178,15 @@ class Simulator:
     _pass = False
     _count = 0
     _built: Action | None = None
-    _built_index = 0
+    """The action object last built by the listing, at version ``_built_at``: applying
+    that very object needs no check. It was found in section ``_built_kind`` of the
+    listing at places ``_built_a`` and ``_built_b`` (see ``_locate``), but for a claim
+    ``_built_a`` is its track and ``_built_cards`` its payment."""
     _built_at = -1
-    _built_route = -1
+    _built_kind = 0
+    _built_a = 0
+    _built_b = 0
+    _built_cards: tuple[int, ...] = ()
 
     def __init__(
         self,
@@ -487,11 +493,14 @@ class Simulator:
         n = self.legal_count()
         if type(k) is not int or not 0 <= k < n:
             raise IndexError(f"legal action index {quote(k)} out of range (0 to {n - 1})")
-        self._built_route = -1
-        action = self._build(k)
-        # Remembered so that applying this very object needs no check (see ``apply``).
+        return self._listed_action(k)
+
+    def _listed_action(self, k: int) -> Action:
+        """The ``k``-th action of the current listing (counted at this version), remembered
+        so that applying this very object needs no check (see ``apply``)."""
+        kind, a, b = self._locate(k)
+        action = self._build(kind, a, b)
         self._built = action
-        self._built_index = k
         self._built_at = self._table.version
         return action
 
@@ -533,13 +542,17 @@ class Simulator:
             return _STATION, k // per, k % per
         return _PASS_TURN, 0, 0
 
-    def _build(self, k: int) -> Action:
-        """The ``k``-th legal action as an object (the listing is current)."""
-        kind, a, b = self._locate(k)
+    def _build(self, kind: int, a: int, b: int) -> Action:
+        """The action found in section ``kind`` of the current listing at places ``a`` and
+        ``b``, as an object; where it was found is kept (for a claim, its track)."""
+        self._built_kind = kind
+        self._built_a = a
+        self._built_b = b
         t = self._table
         if kind == _CLAIM:
             r, cards = claims.claim_at(t, a)
-            self._built_route = r
+            self._built_a = r
+            self._built_cards = cards
             # Actions are frozen values: one object per claim serves every listing of it.
             memo = self._claim_actions
             key = (r, cards)
@@ -547,7 +560,8 @@ class Simulator:
             if action is None:
                 if len(memo) >= HAND_MEMO_LIMIT:
                     memo.clear()
-                action = memo[key] = ClaimRoute(route=t.ix.route_ids[r], cards=cards)
+                # By position: a call with keywords costs a third more.
+                action = memo[key] = ClaimRoute(t.ix.route_ids[r], cards)
             return action
         if kind == _FACE:
             return _TAKE[a]
@@ -568,9 +582,9 @@ class Simulator:
             return _CHOOSE[self._choices[a]] if t.phase == CHOOSE_CARDS else self._list[a]
         if kind == _GROUP_CLAIM:
             r, groups = card_groups.group_claim_at(t, a)
-            return ClaimWithGroups(route=t.ix.route_ids[r], groups=groups)
+            return ClaimWithGroups(t.ix.route_ids[r], groups)
         if kind == _STATION:
-            return BuildStation(city=t.ix.city_ids[self._cities[a]], cards=self._station_pay[b])
+            return BuildStation(t.ix.city_ids[self._cities[a]], self._station_pay[b])
         return _PASS
 
     # -- applying ------------------------------------------------------------------------
@@ -597,11 +611,18 @@ class Simulator:
         """Apply the ``k``-th action of the current listing (counted at the version just
         before this change began)."""
         kind, a, b = self._locate(k)
-        t = self._table
         if kind == _CLAIM:
+            t = self._table
             r, cards = claims.claim_at(t, a)
             tunnels.claim(t, r, cards)
-        elif kind == _FACE:
+        else:
+            self._apply_located(kind, a, b)
+
+    def _apply_located(self, kind: int, a: int, b: int) -> None:
+        """Apply the action found in section ``kind`` of the current listing at places
+        ``a`` and ``b`` (see ``_locate``); not a claim, which needs its payment."""
+        t = self._table
+        if kind == _FACE:
             drawing.take_face_up(t, a)
         elif kind == _BLIND_DRAW:
             drawing.draw_blind(t)
@@ -678,41 +699,42 @@ class Simulator:
         t = self._table
         if t.phase == GAME_OVER:
             raise IllegalActionError("END-2", "the game is over")
+        do: Callable[[], None] | None = None
         if action is self._built and self._built_at == t.version == self._listed:
             # The very object the listing built at this position: legal by construction.
-            k = self._built_index
             self._built = None
-            if self._seeded and t.chance is None:
-                t.version += 1
-                route = self._built_route
-                if route >= 0 and isinstance(action, ClaimRoute):
-                    tunnels.claim(t, route, action.cards)  # found when the object was built
-                else:
-                    self._apply_listed(k)
-                return
-
-            def do() -> None:
-                self._apply_listed(k)
-
         else:
             do = self._check(action)
-        if not self._seeded or t.chance is not None:
-            # Outcomes from a record can be refused midway: keep a copy to go back to.
-            backup = Table(t.rs, t.players, copy_of=t)
-            events = t.events
-            n = len(events) if events is not None else 0
-            try:
-                t.version += 1
+        if self._seeded and t.chance is None:
+            t.version += 1
+            if do is None:
+                self._apply_built()
+            else:
                 do()
-            except BaseException:
-                backup.copy_into(t)
-                t.version += 1
-                if events is not None:
-                    del events[n:]
-                raise
             return
-        t.version += 1
-        do()
+        # Outcomes from a record can be refused midway: keep a copy to go back to.
+        backup = Table(t.rs, t.players, copy_of=t)
+        events = t.events
+        n = len(events) if events is not None else 0
+        try:
+            t.version += 1
+            if do is None:
+                self._apply_built()
+            else:
+                do()
+        except BaseException:
+            backup.copy_into(t)
+            t.version += 1
+            if events is not None:
+                del events[n:]
+            raise
+
+    def _apply_built(self) -> None:
+        """Apply the action that the listing built last (see ``_built``)."""
+        if self._built_kind == _CLAIM:
+            tunnels.claim(self._table, self._built_a, self._built_cards)
+        else:
+            self._apply_located(self._built_kind, self._built_a, self._built_b)
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is among the legal actions (it would apply without error)."""

@@ -144,7 +144,7 @@ _PLACES_SPAN: Final = 1 << 20
 def keep_action(t: Table, kept: tuple[int, ...]) -> KeepTickets:
     """The ``KeepTickets`` action of a listed choice of ticket indices."""
     ids = t.ix.ticket_ids
-    return KeepTickets(tickets=tuple([ids[x] for x in kept]))
+    return KeepTickets(tuple([ids[x] for x in kept]))  # by position: it is faster
 
 
 def check_keep(t: Table, tickets: object) -> tuple[int, ...]:
