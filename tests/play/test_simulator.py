@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from attrs import evolve
+from attrs import evolve, fields
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +32,7 @@ from ttr_core.play.game import Game
 from ttr_core.play.legal import LegalActions
 from ttr_core.play.records import RecordedChance
 from ttr_core.play.simulator import Simulator
-from ttr_core.rules.index import index_of
+from ttr_core.rules.index import index_of, memos_of
 from ttr_core.rules.views import view_of
 from ttr_core.ruleset.editions import installed_editions
 from ttr_core.ruleset.ruleset import Ruleset
@@ -109,12 +109,20 @@ def attributes(obj: object) -> dict[str, Any]:
 
 
 def table_dump(sim: Simulator) -> dict[str, Any]:
-    """Every attribute of the simulator and of its table: what a refusal must leave alone.
+    """Every attribute of the simulator and of its table (but the memos that all games of
+    its ruleset share and fill as they list): what a refusal must leave alone.
 
     Comparing this, not only ``snapshot()``, catches a change that a cached snapshot
     would hide until the next legal action.
     """
-    return {"simulator": attributes(sim), "table": attributes(sim._table)}
+    memos = memos_of(sim.ruleset)
+    shared = {id(getattr(memos, a.name)) for a in fields(type(memos))}
+    own = {
+        name: value
+        for name, value in attributes(sim).items()
+        if id(getattr(sim, name)) not in shared  # the ruleset's memos, shared by its games
+    }
+    return {"simulator": own, "table": attributes(sim._table)}
 
 
 def assert_refused(

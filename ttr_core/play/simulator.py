@@ -213,8 +213,12 @@ class Simulator:
             self._setup = copy_of._setup
             self._log = list(copy_of._log)
         memos = memos_of(rs)
-        self._claim_actions: dict[tuple[int, tuple[int, ...]], ClaimRoute] = memos.claim_actions
-        """The ruleset's memo of claim objects (see ``_build``)."""
+        self._claim_width: int = self._table.claims.widest
+        """The most payments of a track class: the claim memo's cells for each track."""
+        self._claim_actions: list[ClaimRoute | None] = memos.claim_actions
+        """The ruleset's memo of claim objects, at ``track * _claim_width + payment``."""
+        if not self._claim_actions:
+            self._claim_actions.extend([None] * (len(ix.route_ids) * self._claim_width))
         self._keep_actions: dict[tuple[int, ...], KeepTickets] = memos.keep_actions
         """The ruleset's memo of ticket choice objects (see ``_build``)."""
         self._extras = ix.has_groups or rs.params.stations > 0
@@ -550,18 +554,15 @@ class Simulator:
         self._built_b = b
         t = self._table
         if kind == _CLAIM:
-            r, cards = claims.claim_at(t, a)
+            r, q, cards = claims.claim_at(t, a)
             self._built_a = r
             self._built_cards = cards
             # Actions are frozen values: one object per claim serves every listing of it.
-            memo = self._claim_actions
-            key = (r, cards)
-            action = memo.get(key)
+            cell = r * self._claim_width + q
+            action = self._claim_actions[cell]
             if action is None:
-                if len(memo) >= HAND_MEMO_LIMIT:
-                    memo.clear()
                 # By position: a call with keywords costs a third more.
-                action = memo[key] = ClaimRoute(t.ix.route_ids[r], cards)
+                action = self._claim_actions[cell] = ClaimRoute(t.ix.route_ids[r], cards)
             return action
         if kind == _FACE:
             return _TAKE[a]
@@ -613,7 +614,7 @@ class Simulator:
         kind, a, b = self._locate(k)
         if kind == _CLAIM:
             t = self._table
-            r, cards = claims.claim_at(t, a)
+            r, _, cards = claims.claim_at(t, a)
             tunnels.claim(t, r, cards)
         else:
             self._apply_located(kind, a, b)

@@ -200,8 +200,9 @@ def _walk_count(t: Table, p: int) -> int:
     return total
 
 
-def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
-    """The ``i``-th legal claim as (track index, payment), in listing order."""
+def claim_at(t: Table, i: int) -> tuple[int, int, tuple[int, ...]]:
+    """The ``i``-th legal claim, in listing order: its track index, the place of its
+    payment among its track class's payments (``ClaimTables.payments``), and the payment."""
     p = t.current
     tab = t.claims
     base = p * NUM_KINDS
@@ -247,7 +248,8 @@ def claim_at(t: Table, i: int) -> tuple[int, tuple[int, ...]]:
             for r in t.free[k]:
                 if not blocked or not _holds(blocked, r):
                     if not pick:
-                        return r, _payment_at(tab, k, t.hands, base, j)
+                        q, cards = _payment_at(tab, k, t.hands, base, j)
+                        return r, q, cards
                     pick -= 1
     raise IndexError("claim index out of range")
 
@@ -272,12 +274,16 @@ def track_payments(rs: Ruleset, r: int, hand: Sequence[int]) -> tuple[tuple[int,
     )
 
 
-def _payment_at(tab: ClaimTables, k: int, hands: list[int], base: int, j: int) -> tuple[int, ...]:
+def _payment_at(
+    tab: ClaimTables, k: int, hands: list[int], base: int, j: int
+) -> tuple[int, tuple[int, ...]]:
+    """The ``j``-th payment of class ``k`` that the hand at ``base`` holds, and its place
+    among the class's payments."""
     locos = hands[base + LOCO]
-    for c, n, nl, cards in tab.payments[k]:
+    for q, (c, n, nl, cards) in enumerate(tab.payments[k]):
         if nl <= locos and (c < 0 or n <= hands[base + c]):
             if not j:
-                return cards
+                return q, cards
             j -= 1
     raise IndexError("payment index out of range")
 

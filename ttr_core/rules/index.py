@@ -263,10 +263,11 @@ class RulesetMemos:
     """The claim tables, built on first use
     ([`ttr_core.rules.payment_counts.claim_tables`][ttr_core.rules.payment_counts.claim_tables])."""
     station_payment_cache: dict[tuple[int, bytes], list[tuple[int, ...]]] = Factory(dict)
-    claim_actions: dict[tuple[int, tuple[int, ...]], ClaimRoute] = Factory(dict)
-    """The claims that listings built, by track index and cards, so that a listing hands
-    out the same frozen object again rather than building it
-    ([`ttr_core.play.simulator.Simulator.legal_action`][])."""
+    claim_actions: list[ClaimRoute | None] = Factory(list)
+    """The claims that listings built, so that a listing hands out the same frozen object
+    again rather than building it ([`ttr_core.play.simulator.Simulator.legal_action`][]):
+    one cell for each track and place of a payment among its class's payments, sized
+    on first use."""
     keep_actions: dict[tuple[int, ...], KeepTickets] = Factory(dict)
     """The ticket choices that listings built, by the kept ticket indices, handed out
     again as claims are (see ``claim_actions``)."""

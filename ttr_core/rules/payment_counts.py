@@ -141,6 +141,8 @@ class ClaimTables:
                     ]
                 )
                 only.append(_affordable(size, [(0, nl) for pc, _, nl, _ in found if pc < 0]))
+            self.widest: int = max([len(found) for found in self.payments], default=0)
+            """The most payments of a track class."""
             self.start: list[int] = [
                 sum(1 for c in self.class_color if c < color) for color in range(NUM_KINDS + 1)
             ]
@@ -205,6 +207,7 @@ class ClaimTables:
             self.class_len = like.class_len
             self.class_color = like.class_color
             self.payments = like.payments
+            self.widest = like.widest
             self.start = like.start
             self.blocks = like.blocks
             self.within = like.within
