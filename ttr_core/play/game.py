@@ -318,7 +318,7 @@ class Game:
             self._sim.apply(action, seat=seat, events=caused)
             tape.events.append(tuple(caused))
         else:
-            self._sim.apply(action, seat=seat)
+            self._sim._apply_unrecorded(action, seat)  # the game's simulator records nothing
         tape.read = False
         self._state = None
         self._legal = None

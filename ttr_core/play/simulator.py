@@ -664,12 +664,12 @@ class Simulator:
             ``seat`` is not the seat to act; nothing changes.
         :raises SetupError: ``seat`` is not a seat of this game; nothing changes.
         """
+        if not self._record and events is None and chance is None:
+            self._apply_unrecorded(action, seat)
+            return []
         t = self._table
         if seat is not None:
             turn.check_seat(t, seat)
-        if not self._record and events is None and chance is None:
-            self._apply_checked(action)
-            return []
         caused: list[ev.Event] = []
         t.events = caused if self._record or events is not None else None
         t.chance = chance
@@ -683,6 +683,13 @@ class Simulator:
         if self._record and isinstance(action, Action):  # it is one: it was applied
             self._log.append(LogEntry(action=action, events=tuple(caused)))
         return caused
+
+    def _apply_unrecorded(self, action: object, seat: object) -> None:
+        """[`apply`][] for a simulator that records nothing, without events or a record's
+        chance outcomes (what `ttr_core.Game` asks for as it plays)."""
+        if seat is not None:
+            turn.check_seat(self._table, seat)
+        self._apply_checked(action)
 
     def _refuse(self, action: object, seat: object = None) -> None:
         """Raise what [`apply`][] would raise for ``action`` from ``seat``, changing
