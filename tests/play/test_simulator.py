@@ -762,3 +762,31 @@ def test_every_action_type_has_one_check() -> None:
     with pytest.raises(IllegalActionError, match="not an action of this game") as info:
         sim.apply(Mine())
     assert info.value.rule == "TURN-1"
+
+
+class _Index:
+    """An integer-like object of another type (as a NumPy integer is)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_a_listing_is_indexed_as_a_list_is() -> None:
+    """``LegalActions`` takes any integer index, as a list does (``operator.index``): a
+    bool or an object with ``__index__`` picks the same action as the int; a str, a
+    float or None raises ``TypeError``; an index out of range raises ``IndexError``."""
+    legal = Game.new("usa", 2, seed=3).legal_actions()
+    listed = list(legal)
+    assert len(listed) >= 3
+    assert legal[True] is listed[1] and legal[False] is listed[0]
+    assert legal[_Index(2)] is listed[2] and legal[_Index(-1)] is listed[-1]
+    assert list(legal[1:3]) == listed[1:3]
+    for bad in ("1", 1.0, None):
+        with pytest.raises(TypeError):
+            legal[bad]  # type: ignore[call-overload]
+    for out in (len(listed), -len(listed) - 1, _Index(len(listed))):
+        with pytest.raises(IndexError):
+            legal[out]  # type: ignore[call-overload]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import SupportsIndex, cast, overload
 
 from ttr_core.model.actions import Action, Pass
 from ttr_core.model.errors import SetupError
@@ -134,17 +134,18 @@ class LegalActions(Sequence[Action]):
     @overload
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
 
-    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+    def __getitem__(self, i: object) -> Action | Sequence[Action]:
+        # ``i`` is typed ``object`` so that the compiled build, too, takes any integer
+        # (an object with ``__index__``) and gives Python's own TypeError for the rest.
         if type(i) is int:  # first, and by exact type: the common case, and a cheap test
             n = self._n
-            if i < 0:
-                i += n
-            if not 0 <= i < n:
+            k = i + n if i < 0 else i
+            if not 0 <= k < n:
                 raise IndexError("legal action index out of range")
-            return self._at._listed_action(i)
+            return self._at._listed_action(k)
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
-        return self[operator.index(i)]
+        return self[operator.index(cast(SupportsIndex, i))]
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(self._n):
