@@ -1,8 +1,8 @@
 """Compiled extension modules, built only when ``TTR_COMPILE=1`` is set.
 
 Everything else about the package is declared in ``pyproject.toml``. The modules in
-``HOT`` are the simulator, its mechanics, and the ``Game`` and legal-action listing that
-wrap it: with ``TTR_COMPILE=1`` mypyc compiles them from the same sources that run as
+``HOT`` are the simulator, its mechanics, the ``Game`` and legal-action listing that
+wrap it, and the greedy bot with the playout policy of search, which follows it: with ``TTR_COMPILE=1`` mypyc compiles them from the same sources that run as
 plain Python, and ``ttr_core.compiled`` reports it.
 """
 
@@ -34,6 +34,8 @@ HOT = [
     "ttr_core/rules/tunnels.py",
     "ttr_core/rules/card_groups.py",
     "ttr_core/rules/stations.py",
+    "ttr_core/bots/greedy.py",
+    "ttr_core/bots/rollout.py",
 ]
 
 

@@ -31,6 +31,8 @@ HOT = (
     "ttr_core.rules.tunnels",
     "ttr_core.rules.card_groups",
     "ttr_core.rules.stations",
+    "ttr_core.bots.greedy",
+    "ttr_core.bots.rollout",
 )
 """The modules a compiled build compiles (``HOT`` in setup.py)."""
 

@@ -42,6 +42,7 @@ from ttr_core.model.actions import (
     WithdrawTunnel,
 )
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS, route_color_index
+from ttr_core.model.native import mypyc_attr
 from ttr_core.model.state import Phase
 from ttr_core.rules.graph import UnionFind
 from ttr_core.rules.queries import open_tracks_for, track_cost
@@ -238,16 +239,33 @@ def _costs(
     return cost
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Board:
     """The bot's picture of the board for one decision: track costs and its own network."""
 
-    def __init__(self, rs: Ruleset, view: PlayerView) -> None:
-        self._setup(rs, view.seat, view.owners, view.players[view.seat].trains, len(view.players))
+    rs: Ruleset
+    facts: MapFacts
+    me: int
+    """The bot's seat."""
+    trains: int
+    own: list[int]
+    """The bot's own tracks, in map order."""
+    cost: list[int]
+    """Per track, what it costs the bot on a path (see `track_costs`)."""
+    network: UnionFind
+    """The cities the bot's own tracks join."""
+
+    def __init__(self, rs: Ruleset, view: PlayerView | None = None) -> None:
+        """The board of ``view``'s seat; without a view, a board that `_setup` sets up."""
+        self.rs = rs
+        if view is not None:
+            me = view.seat
+            self._setup(rs, me, view.owners, view.players[me].trains, len(view.players))
 
     @classmethod
     def at(cls, rs: Ruleset, seat: int, owners: Sequence[int], trains: int, players: int) -> Board:
         """The board of ``seat`` holding ``trains`` trains, for these track owners."""
-        board = cls.__new__(cls)
+        board = cls(rs)
         board._setup(rs, seat, owners, trains, players)
         return board
 
@@ -265,7 +283,7 @@ class Board:
         self.facts = facts = map_facts(rs)
         self.me = me
         self.trains = trains
-        self.own: list[int] = [r for r, owner in enumerate(owners) if owner == me]
+        self.own = [r for r, owner in enumerate(owners) if owner == me]
         if cost is None:
             cost = _costs(rs, me, owners, trains, players, self.own)
         self.cost = cost
@@ -276,8 +294,7 @@ class Board:
 
     def with_costs(self, cost: list[int]) -> Board:
         """This board with other track costs (the bot's own tracks and trains unchanged)."""
-        board = Board.__new__(Board)
-        board.rs = self.rs
+        board = Board(self.rs)
         board.facts = self.facts
         board.me = self.me
         board.trains = self.trains
@@ -426,6 +443,7 @@ class _Kept:
         is kept only while the owners stay the same."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyBot(BaseBot):
     """Follows shortest paths to complete its tickets; see the module documentation.
 
@@ -532,7 +550,7 @@ class GreedyBot(BaseBot):
                 cost = track_costs(self.ruleset, view.seat, view.owners, me.trains, players)
                 if self._kept_plan(kept, cost, view.owners):
                     return kept.board, list(kept.edges), list(kept.goals)
-        board = Board.__new__(Board)
+        board = Board(self.ruleset)
         board._setup(self.ruleset, view.seat, view.owners, me.trains, players, cost)
         if type(self)._plan is GreedyBot._plan:
             chain: list[int] = []
