@@ -2,8 +2,9 @@
 
 Everything else about the package is declared in ``pyproject.toml``. The modules in
 ``HOT`` are the simulator, its mechanics, the ``Game`` and legal-action listing that
-wrap it, and the greedy bot with the playout policy of search, which follows it: with ``TTR_COMPILE=1`` mypyc compiles them from the same sources that run as
-plain Python, and ``ttr_core.compiled`` reports it.
+wrap it, and the greedy bot with the playout policy of search, which follows it: with
+``TTR_COMPILE=1`` mypyc compiles them from the same sources that run as plain Python,
+and ``ttr_core.compiled`` reports it.
 """
 
 from __future__ import annotations
