@@ -36,7 +36,6 @@ from ttr_core.play.game import Game
 from ttr_core.play.records import GameRecord
 from ttr_core.play.simulator import Simulator
 from ttr_core.rules.scoring import score_game
-from ttr_core.rules.views import view_of
 from ttr_core.ruleset.ruleset import Ruleset
 
 T_co = TypeVar("T_co", covariant=True)
@@ -217,7 +216,7 @@ def play_game(
             lister = listers[seat] = SeatLister(own[seat], players)
         legal = lister.actions(sim, seat)
         try:
-            action = seated[seat].choose(view_of(rs, sim.snapshot(), seat), legal)
+            action = seated[seat].choose(sim.view(seat), legal)
         except Exception as exc:
             raise SimulationError(
                 f"bot {bots[seat]!r} in seat {seat} failed in the game with seed {seed}: "

@@ -373,13 +373,16 @@ class Board:
         far = 1 << 62
         dist = [far] * cities
         via = [-1] * cities
-        heap = [(0, c) for c in sorted(set(sources))]
+        # A heap entry is distance * cities + city: ints order as (distance, city) would.
+        heap = sorted(set(sources))
         for c in sources:
             dist[c] = 0
         border, ends, neighbours = facts.border, facts.ends, facts.neighbours
         pop, push = heapq.heappop, heapq.heappush
         while heap:
-            d, u = pop(heap)
+            entry = pop(heap)
+            d = entry // cities
+            u = entry - d * cities
             if d > dist[u]:
                 continue  # an older entry, or the city is settled
             dist[u] = -1  # settled: below any distance, so nothing reaches it again
@@ -405,7 +408,7 @@ class Board:
                 if nd < dist[v]:
                     dist[v] = nd
                     via[v] = r
-                    push(heap, (nd, v))
+                    push(heap, nd * cities + v)
         return None
 
     def edge(self, r: int) -> Edge:

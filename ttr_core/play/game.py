@@ -30,8 +30,7 @@ from ttr_core.play.records import GameRecord, RecordedChance, options_digest
 from ttr_core.play.seeded_replay import Tape
 from ttr_core.play.simulator import Simulator
 from ttr_core.rules.scoring import Scoresheet, score_game
-from ttr_core.rules.turn import require_seat
-from ttr_core.rules.views import PlayerView, view_of
+from ttr_core.rules.views import PlayerView
 from ttr_core.ruleset.ruleset import Ruleset
 
 
@@ -330,7 +329,7 @@ class Game:
 
         :raises SetupError: ``seat`` is not a seat of the game.
         """
-        return view_of(self.ruleset, self.state, require_seat(seat, len(self.names)))
+        return self._sim.view(seat)
 
     def scores(self) -> Scoresheet:
         """The final scoring (of the current position, if the game is not over yet)."""

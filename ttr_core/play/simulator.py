@@ -41,7 +41,7 @@ from ttr_core.model.actions import (
 from ttr_core.model.errors import IllegalActionError, SetupError, quote
 from ttr_core.model.events import LogEntry
 from ttr_core.model.mapdata import MAX_PLAYERS
-from ttr_core.model.state import GameState
+from ttr_core.model.state import GameState, PlayerState
 from ttr_core.model.strict import check_text
 from ttr_core.rules import (
     card_groups,
@@ -68,7 +68,7 @@ from ttr_core.rules.table import (
     Check,
     Table,
 )
-from ttr_core.rules.views import PlayerView, view_of
+from ttr_core.rules.views import PlayerView, PublicPlayer, public_player, view_with
 from ttr_core.ruleset.ruleset import Ruleset
 
 _TAKE: Final = tuple(TakeFaceUp(card=k) for k in range(9))
@@ -226,6 +226,10 @@ class Simulator:
         self._seeded: bool = False if copy_of is None else copy_of._seeded
         """Whether the table has a generator (its ``rng`` is not negative), kept with it
         so that each decision need not compare a 64-bit state."""
+        self._public_of: list[PlayerState | None] = [None] * len(names)
+        self._public: list[PublicPlayer | None] = [None] * len(names)
+        """Per seat, the public part of the seat's holdings in the snapshot, and the
+        holdings it was read from (see `view`)."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -418,7 +422,26 @@ class Simulator:
         :raises SetupError: ``seat`` is not a seat of the game.
         """
         t = self._table
-        return view_of(t.rs, t.snapshot(), turn.require_seat(seat, t.players))
+        seat = turn.require_seat(seat, t.players)
+        state = t.snapshot()
+        return view_with(t.rs, state, seat, self._public_players(state))
+
+    def _public_players(self, state: GameState) -> tuple[PublicPlayer, ...]:
+        """[`public_player`][ttr_core.rules.views.public_player] of every seat of the
+        snapshot ``state``, read again only for the seats whose holdings changed: a
+        snapshot shares the others' `PlayerState` with the one before."""
+        read_of = self._public_of
+        public = self._public
+        players = state.players
+        found: list[PublicPlayer] = []
+        for i in range(len(players)):
+            p = players[i]
+            known = public[i]
+            if known is None or read_of[i] is not p:
+                known = public[i] = public_player(i, p)
+                read_of[i] = p
+            found.append(known)
+        return tuple(found)
 
     def scores(self) -> Scoresheet:
         """The final scoring (of the current position, if the game is not over yet)."""

@@ -117,11 +117,11 @@ def open_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> 
     """The tracks ``seat`` may claim as far as owners go (trains and cards aside), in map
     order: unclaimed, and kept from it by no double-route rule (`parallel_rule`)."""
     ix = index_of(rs)
-    twins, few = ix.route_twin, players < ix.double_open_min
-    return tuple(
-        [
-            r
-            for r, owner in enumerate(owners)
-            if owner < 0 and (twins[r] < 0 or not _parallel(twins, owners, r, seat, few))
-        ]
-    )
+    twins: tuple[int, ...] = ix.route_twin
+    few = players < ix.double_open_min
+    owned = tuple(owners)  # a tuple as given, else one copy: cheap to index when compiled
+    found: list[int] = []
+    for r in range(len(owned)):
+        if owned[r] < 0 and (twins[r] < 0 or not _parallel(twins, owned, r, seat, few)):
+            found.append(r)
+    return tuple(found)

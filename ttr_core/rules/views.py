@@ -15,7 +15,7 @@ from attrs import evolve, frozen
 
 from ttr_core.model import events as ev
 from ttr_core.model.errors import SetupError, quote
-from ttr_core.model.state import GameState, Phase
+from ttr_core.model.state import GameState, Phase, PlayerState
 from ttr_core.rules.index import index_of
 from ttr_core.rules.tickets import pending_for
 from ttr_core.rules.turn import require_seat
@@ -90,14 +90,35 @@ class PlayerView:
     choice: CardChoiceView | None = None
 
 
-def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
+def view_of(rs: Ruleset, state: GameState, seat: object) -> PlayerView:
     """What ``seat`` may see of ``state``.
 
     :raises SetupError: ``seat`` is not a seat of the game (not an ``int``, a ``bool``, or
         out of range).
     """
+    viewer = require_seat(seat, len(state.players))
+    players = tuple([public_player(i, p) for i, p in enumerate(state.players)])
+    return view_with(rs, state, viewer, players)
+
+
+def public_player(seat: int, player: PlayerState) -> PublicPlayer:
+    """What everyone knows of ``player``, who sits in ``seat``."""
+    return PublicPlayer(
+        seat=seat,
+        hand_size=sum(player.hand),
+        trains=player.trains,
+        tickets=len(player.tickets),
+        score=player.score,
+        stations=player.stations,
+    )
+
+
+def view_with(
+    rs: Ruleset, state: GameState, seat: int, players: tuple[PublicPlayer, ...]
+) -> PlayerView:
+    """[`view_of`][] for a valid ``seat``, given `public_player` of every seat of ``state``
+    (which a simulator keeps while a seat's holdings stay the same)."""
     ix = index_of(rs)
-    seat = require_seat(seat, len(state.players))
     me = state.players[seat]
     t = state.tunnel
     c = state.choice
@@ -107,25 +128,15 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
         phase=state.phase,
         current=state.current,
         hand=me.hand,
-        tickets=tuple(ix.ticket_ids[i] for i in me.tickets),
-        offered=tuple(ix.ticket_ids[i] for i in pending_for(state, seat)),
+        tickets=tuple([ix.ticket_ids[i] for i in me.tickets]),
+        offered=tuple([ix.ticket_ids[i] for i in pending_for(state, seat)]),
         display=state.display,
         deck_size=state.deck_size,
         discard=state.discard,
         ticket_deck_size=len(state.ticket_deck),
         owners=state.owners,
         station_owners=state.station_owners,
-        players=tuple(
-            PublicPlayer(
-                seat=i,
-                hand_size=sum(p.hand),
-                trains=p.trains,
-                tickets=len(p.tickets),
-                score=p.score,
-                stations=p.stations,
-            )
-            for i, p in enumerate(state.players)
-        ),
+        players=players,
         final_trigger=state.final_trigger,
         turn=state.turn,
         tunnel=None
@@ -141,7 +152,7 @@ def view_of(rs: Ruleset, state: GameState, seat: int) -> PlayerView:
     )
 
 
-def redact(event: ev.Event, seat: int) -> ev.Event:
+def redact(event: ev.Event, seat: object) -> ev.Event:
     """The event as ``seat`` may see it: secret parts of others' events are blanked.
 
     Shuffle outcomes are hidden from everyone; a hidden card reads -1, hidden tickets
