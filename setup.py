@@ -20,6 +20,8 @@ from setuptools import setup
 HOT = [
     "ttr_core/model/cards.py",
     "ttr_core/model/rng.py",
+    "ttr_core/model/action_fields.py",
+    "ttr_core/model/filled.py",
     "ttr_core/play/simulator.py",
     "ttr_core/play/seeded_replay.py",
     "ttr_core/play/legal.py",

@@ -16,6 +16,8 @@ from ttr_core.cli import main
 HOT = (
     "ttr_core.model.cards",
     "ttr_core.model.rng",
+    "ttr_core.model.action_fields",
+    "ttr_core.model.filled",
     "ttr_core.play.simulator",
     "ttr_core.play.seeded_replay",
     "ttr_core.play.legal",

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import ttr_core.play.simulator as simulator_module
 from ttr_core.model import events as ev
 from ttr_core.model import rng
-from ttr_core.model.actions import Action, ClaimRoute, DrawBlind, Pass, TakeFaceUp
+from ttr_core.model.actions import Action, ClaimRoute, DrawBlind, DrawTickets, Pass, TakeFaceUp
 from ttr_core.model.cards import LOCO, NUM_KINDS
 from ttr_core.model.errors import IllegalActionError, RecordError, SetupError
 from ttr_core.model.state import GameState, Phase
@@ -638,6 +638,26 @@ def test_functional_api_plays_on_from_a_state_more_than_once() -> None:
         assert forward == fresh
         forward = apply(rs, forward, LegalActions(rs, forward, cache=mine)[0], cache=mine)
         fresh = apply(rs, fresh, LegalActions(rs, fresh)[0])
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_is_legal_answers_draws_as_apply_does(edition: str) -> None:
+    """TURN-1, DRAW-1 to DRAW-4, TICKET-2: ``is_legal`` answers taking each face-up card,
+    the blind draw and drawing tickets from the counted listing; at every decision of two
+    games, in every phase, that is what ``apply`` takes, for wrong cards too."""
+    rs = ruleset(edition)
+    draws: list[object] = [TakeFaceUp(card=k) for k in range(-1, NUM_KINDS + 1)]
+    draws += [TakeFaceUp(card=True), DrawBlind(), DrawTickets()]  # type: ignore[arg-type]
+    seen: set[Phase] = set()
+    for seed in (3, 8):
+        sim = Simulator.new(rs, 3, seed=seed, record=False)
+        pick = picker(seed)
+        while not sim.is_over:
+            seen.add(sim.snapshot().phase)
+            for action in draws:
+                assert sim.is_legal(action) == accepted_by_clone(sim, action, record=False)
+            sim.apply_index(pick(sim.legal_count()))
+    assert {Phase.TURN, Phase.SECOND_CARD, Phase.KEEP_TICKETS} <= seen
 
 
 # -- 6. the facade: its names, recording through its calls, the checks by action type -------

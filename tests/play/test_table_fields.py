@@ -156,20 +156,44 @@ def test_load_sets_each_field_from_the_state_field_it_holds() -> None:
 
 
 def test_snapshot_names_every_state_field_from_its_table_field() -> None:
-    """``snapshot`` builds ``GameState`` and ``PlayerState`` by keyword, every field of
-    each, and a keyword given a table field reads the field declared for it."""
-    calls = {
-        node.func.id: node
-        for node in ast.walk(method("snapshot"))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-    }
+    """``snapshot`` builds ``GameState`` and ``PlayerState`` with ``filled`` from a
+    dictionary naming every field of each in order, and a field given a table field
+    reads the field declared for it."""
+    calls: dict[str, ast.Dict] = {}
+    for node in ast.walk(method("snapshot")):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "filled":
+            kind, values = node.args
+            assert isinstance(kind, ast.Name) and isinstance(values, ast.Dict)
+            calls[kind.id] = values
     for cls, prefix in ((GameState, ""), (PlayerState, "seat.")):
-        call = calls[cls.__name__]
-        assert not call.args, f"{cls.__name__} is built by keyword"
-        assert [k.arg for k in call.keywords] == [a.name for a in attrs.fields(cls)]
-        for keyword in call.keywords:
-            for name in read_from(keyword.value, "self") & set(BY_NAME):
-                assert BY_NAME[name].state == prefix + str(keyword.arg), (keyword.arg, name)
+        values = calls[cls.__name__]
+        keys = [k.value for k in values.keys if isinstance(k, ast.Constant)]
+        assert keys == [a.name for a in attrs.fields(cls)]
+        for key, value in zip(keys, values.values, strict=True):
+            for name in read_from(value, "self") & set(BY_NAME):
+                assert BY_NAME[name].state == prefix + str(key), (key, name)
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "nordic"])
+def test_a_snapshot_equals_the_state_built_by_keyword(edition: str) -> None:
+    """A snapshot and its players equal, hash and print as the same states built
+    through ``__init__``, and stay frozen."""
+    rs = ruleset(edition)
+    table = Table(rs, 3)
+    table.load(play_game(rs, 3, seed=4, actions=30).state)
+    table.seat_changed(0)
+    table.owners_changed()
+    table.version += 1
+    state = table.snapshot()
+    players = tuple(PlayerState(**attrs.asdict(p, recurse=False)) for p in state.players)
+    by_keyword = GameState(**{**attrs.asdict(state, recurse=False), "players": players})
+    assert state == by_keyword and hash(state) == hash(by_keyword)
+    assert repr(state) == repr(by_keyword)
+    assert vars(state) == vars(by_keyword)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.turn = 3  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.players[0].trains = 3  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("edition", ["usa", "europe", "nordic"])

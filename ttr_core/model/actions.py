@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from attrs import field, fields, frozen
-
-from ttr_core.model.errors import quote
+from attrs import field, frozen
 
 CARD = {"wire": "card"}
 CARDS = {"wire": "cards"}
@@ -137,37 +135,3 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     BuildStation,
     Pass,
 )
-
-
-def _kinds(kind: type[Action]) -> tuple[tuple[str, str], ...]:
-    """Each field of an action class with its declared type, as written."""
-    return tuple((f.name, str(f.type)) for f in fields(kind))
-
-
-_FIELD_TYPES: dict[type, tuple[tuple[str, str], ...]] = {
-    kind: _kinds(kind) for kind in ACTION_TYPES
-}
-
-
-def _fits(value: object, declared: str) -> bool:
-    if declared == "int":
-        return type(value) is int
-    if declared == "str":
-        return type(value) is str
-    if declared == "tuple[int, ...]":
-        return type(value) is tuple and all(type(x) is int for x in value)
-    raise AssertionError(f"no check for fields of type {declared}")
-
-
-def field_problem(action: object) -> str | None:
-    """Why a field of ``action`` holds a value of another type than declared, or None.
-
-    ``bool`` does not pass for ``int``, nor a list for a tuple. The engine refuses such
-    an action (rule TURN-1) before it reads any field, so that pure Python and the
-    compiled build, whose functions take typed values, refuse exactly the same actions.
-    """
-    for name, declared in _FIELD_TYPES.get(type(action), ()):
-        value = getattr(action, name)
-        if not _fits(value, declared):
-            return f"{type(action).__name__}.{name} must be {declared}, not {quote(value)}"
-    return None

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from ttr_core.model import events as ev
 from ttr_core.model import rng
+from ttr_core.model.action_fields import field_problem
 from ttr_core.model.actions import (
     Action,
     BuildStation,
@@ -36,7 +37,6 @@ from ttr_core.model.actions import (
     KeepTickets,
     Pass,
     TakeFaceUp,
-    field_problem,
 )
 from ttr_core.model.errors import IllegalActionError, SetupError, quote
 from ttr_core.model.events import LogEntry
@@ -769,8 +769,25 @@ class Simulator:
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is among the legal actions (it would apply without error)."""
-        if self._table.phase == GAME_OVER or not isinstance(action, Action):
+        t = self._table
+        phase = t.phase
+        if phase == GAME_OVER or not isinstance(action, Action):
             return False
+        kind = type(action)
+        if phase in (TURN, SECOND_CARD) and (
+            kind is TakeFaceUp or kind is DrawBlind or kind is DrawTickets
+        ):
+            # Draws are read from the counted listing, which lists exactly these; a field
+            # of another type is refused before it is read, as in ``_check``.
+            if field_problem(action) is not None:
+                return False
+            if self._listed != t.version:
+                self._list_now()
+            if isinstance(action, TakeFaceUp):
+                return action.card in self._faces
+            if kind is DrawBlind:
+                return self._blind
+            return phase == TURN and self._tickets
         try:
             self._check(action)
         except IllegalActionError:

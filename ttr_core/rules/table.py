@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from ttr_core.model.actions import Action
 from ttr_core.model.cards import LOCO, NUM_KINDS
+from ttr_core.model.filled import filled
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 from ttr_core.rules.double_routes import claim_closes_parallel, tracks_of
 from ttr_core.rules.index import GroupShape, RulesetIndex, RulesetMemos, index_of, memos_of
@@ -39,6 +40,7 @@ FREE: Final = -1
 """The owner of an unclaimed track."""
 
 _PHASES = tuple(Phase)
+
 
 _Owners = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
 """A snapshot's track owners, free tracks per route class and station owners."""
@@ -414,13 +416,16 @@ class Table:
             for p in range(self.players):
                 old = kept[p]
                 if old is None:
-                    old = kept[p] = PlayerState(
-                        hand=self.hand(p),
-                        trains=self.trains[p],
-                        tickets=self.tickets[p],
-                        score=self.score_track[p],
-                        stations=self.stations[p],
-                        blocked=self.blocked[p],
+                    old = kept[p] = filled(
+                        PlayerState,
+                        {
+                            "hand": self.hand(p),
+                            "trains": self.trains[p],
+                            "tickets": self.tickets[p],
+                            "score": self.score_track[p],
+                            "stations": self.stations[p],
+                            "blocked": self.blocked[p],
+                        },
                     )
                 players.append(old)
             seats = self._snap_seats = tuple(players)
@@ -429,28 +434,31 @@ class Table:
         owners, free, station_owners = self._snap_owners
         if len(self.shown) != len(self.display):
             self.shown = tuple(self.display)
-        state = GameState(
-            phase=_PHASES[self.phase],
-            current=self.current,
-            players=seats,
-            deck=self.deck,
-            deck_pos=self.deck_pos,
-            discard=tuple(self.discard),
-            display=self.shown,
-            ticket_deck=self.ticket_deck,
-            pending_tickets=self.pending,
-            owners=owners,
-            free=free,
-            start_player=self.start_player,
-            final_trigger=self.final_trigger,
-            passes=self.passes,
-            turn=self.turn,
-            rng=self.rng,
-            tunnel=self.tunnel,
-            station_owners=station_owners,
-            offers=self.offers,
-            ended_by=self.ended_by,
-            choice=None if self.choice is None else self.choice.frozen(),
+        state = filled(
+            GameState,
+            {
+                "phase": _PHASES[self.phase],
+                "current": self.current,
+                "players": seats,
+                "deck": self.deck,
+                "deck_pos": self.deck_pos,
+                "discard": tuple(self.discard),
+                "display": self.shown,
+                "ticket_deck": self.ticket_deck,
+                "pending_tickets": self.pending,
+                "owners": owners,
+                "free": free,
+                "start_player": self.start_player,
+                "final_trigger": self.final_trigger,
+                "passes": self.passes,
+                "turn": self.turn,
+                "rng": self.rng,
+                "tunnel": self.tunnel,
+                "station_owners": station_owners,
+                "offers": self.offers,
+                "ended_by": self.ended_by,
+                "choice": None if self.choice is None else self.choice.frozen(),
+            },
         )
         self._snap = state
         self._snap_version = self.version

@@ -15,6 +15,7 @@ from attrs import evolve, frozen
 
 from ttr_core.model import events as ev
 from ttr_core.model.errors import SetupError, quote
+from ttr_core.model.filled import filled
 from ttr_core.model.state import GameState, Phase, PlayerState
 from ttr_core.rules.index import index_of
 from ttr_core.rules.tickets import pending_for
@@ -103,13 +104,16 @@ def view_of(rs: Ruleset, state: GameState, seat: object) -> PlayerView:
 
 def public_player(seat: int, player: PlayerState) -> PublicPlayer:
     """What everyone knows of ``player``, who sits in ``seat``."""
-    return PublicPlayer(
-        seat=seat,
-        hand_size=sum(player.hand),
-        trains=player.trains,
-        tickets=len(player.tickets),
-        score=player.score,
-        stations=player.stations,
+    return filled(
+        PublicPlayer,
+        {
+            "seat": seat,
+            "hand_size": sum(player.hand),
+            "trains": player.trains,
+            "tickets": len(player.tickets),
+            "score": player.score,
+            "stations": player.stations,
+        },
     )
 
 
@@ -122,33 +126,36 @@ def view_with(
     me = state.players[seat]
     t = state.tunnel
     c = state.choice
-    return PlayerView(
-        edition=rs.id,
-        seat=seat,
-        phase=state.phase,
-        current=state.current,
-        hand=me.hand,
-        tickets=tuple([ix.ticket_ids[i] for i in me.tickets]),
-        offered=tuple([ix.ticket_ids[i] for i in pending_for(state, seat)]),
-        display=state.display,
-        deck_size=state.deck_size,
-        discard=state.discard,
-        ticket_deck_size=len(state.ticket_deck),
-        owners=state.owners,
-        station_owners=state.station_owners,
-        players=players,
-        final_trigger=state.final_trigger,
-        turn=state.turn,
-        tunnel=None
-        if t is None
-        else TunnelView(
-            route=ix.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
-        ),
-        choice=None
-        if c is None
-        else CardChoiceView(
-            route=ix.route_ids[c.route], groups=c.groups, size=c.size, chosen=c.chosen
-        ),
+    return filled(
+        PlayerView,
+        {
+            "edition": rs.id,
+            "seat": seat,
+            "phase": state.phase,
+            "current": state.current,
+            "hand": me.hand,
+            "tickets": tuple([ix.ticket_ids[i] for i in me.tickets]),
+            "offered": tuple([ix.ticket_ids[i] for i in pending_for(state, seat)]),
+            "display": state.display,
+            "deck_size": state.deck_size,
+            "discard": state.discard,
+            "ticket_deck_size": len(state.ticket_deck),
+            "owners": state.owners,
+            "station_owners": state.station_owners,
+            "players": players,
+            "final_trigger": state.final_trigger,
+            "turn": state.turn,
+            "tunnel": None
+            if t is None
+            else TunnelView(
+                route=ix.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
+            ),
+            "choice": None
+            if c is None
+            else CardChoiceView(
+                route=ix.route_ids[c.route], groups=c.groups, size=c.size, chosen=c.chosen
+            ),
+        },
     )
 
 
