@@ -21,7 +21,6 @@ the seed is accepted for the common bot interface.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Final
 
@@ -42,6 +41,7 @@ from ttr_core.model.actions import (
     WithdrawTunnel,
 )
 from ttr_core.model.cards import GRAY, LOCO, NUM_KINDS, route_color_index
+from ttr_core.model.filled import filled
 from ttr_core.model.native import mypyc_attr
 from ttr_core.model.state import Phase
 from ttr_core.rules.graph import UnionFind
@@ -76,15 +76,25 @@ class Goal:
     """Points at stake (the best value of a country ticket)."""
 
 
-@frozen
+@frozen(slots=False)
 class Situation:
     """What the greedy turn logic reads of a position besides the board: the phase, the
-    seat's hand, the display and the final-round trigger."""
+    seat's hand, the display and the final-round trigger (see `situation`)."""
 
     phase: Phase
     hand: tuple[int, ...]
     display: tuple[int, ...]
     final_trigger: int
+
+
+def situation(
+    phase: Phase, hand: tuple[int, ...], display: tuple[int, ...], final_trigger: int
+) -> Situation:
+    """The `Situation` of these, made without the attrs ``__init__`` (one per decision)."""
+    return filled(
+        Situation,
+        {"phase": phase, "hand": hand, "display": display, "final_trigger": final_trigger},
+    )
 
 
 @frozen
@@ -126,6 +136,9 @@ class MapFacts:
     """Per track, its id."""
     ticket_index: Mapping[int, int]
     """Ticket id -> ticket index."""
+    steps: tuple[tuple[Edge, Edge], ...]
+    """Per track, its planned step alone and with its parallel track (the same step if it
+    has none): made once, as a plan asks for its steps at every change of the board."""
 
 
 MAX_FACTS: Final = 64
@@ -150,6 +163,7 @@ def _read_map(rs: Ruleset) -> MapFacts:
     routes = data.routes
     track_index = {t.id: r for r, t in enumerate(routes)}
     ends = tuple((rs.place_cities(t.cities[0])[0], rs.place_cities(t.cities[1])[0]) for t in routes)
+    twins = tuple(-1 if t.parallel is None else track_index[t.parallel] for t in routes)
     adjacent: list[list[tuple[int, int]]] = [[] for _ in data.cities]
     for r, (a, b) in enumerate(ends):
         adjacent[a].append((r, b))
@@ -160,7 +174,7 @@ def _read_map(rs: Ruleset) -> MapFacts:
         longest=max((t.length for t in routes), default=0),
         color=tuple(route_color_index(t.color) for t in routes),
         points=tuple(rs.params.route_points[t.length] for t in routes),
-        twin=tuple(-1 if t.parallel is None else track_index[t.parallel] for t in routes),
+        twin=twins,
         group_size=tuple(track_cost(rs, r).group_size for r in range(len(routes))),
         cities=len(data.cities),
         border=tuple(c.country is not None for c in data.cities),
@@ -168,7 +182,16 @@ def _read_map(rs: Ruleset) -> MapFacts:
         track_index=track_index,
         track_ids=tuple(t.id for t in routes),
         ticket_index={t.id: i for i, t in enumerate(data.tickets)},
+        steps=tuple(
+            (Edge(tracks=(r,), length=t.length), Edge(tracks=_pair(r, twin), length=t.length))
+            for r, (t, twin) in enumerate(zip(routes, twins, strict=True))
+        ),
     )
+
+
+def _pair(r: int, twin: int) -> tuple[int, ...]:
+    """Track ``r`` and its parallel track ``twin`` (if any, ``twin`` >= 0), in map order."""
+    return (r,) if twin < 0 else (min(r, twin), max(r, twin))
 
 
 def ticket_goals(rs: Ruleset) -> tuple[Goal, ...]:
@@ -290,7 +313,8 @@ class Board:
         self.network = network = UnionFind(facts.cities)
         ends = facts.ends
         for r in self.own:
-            network.union(*ends[r])
+            a, b = ends[r]
+            network.union(a, b)
 
     def with_costs(self, cost: list[int]) -> Board:
         """This board with other track costs (the bot's own tracks and trains unchanged)."""
@@ -370,21 +394,30 @@ class Board:
         is_target = [False] * cities
         for c in targets:
             is_target[c] = True
-        far = 1 << 62
+        far = 1 << 60  # a short int when compiled (1 << 62 would box): beyond any way
         dist = [far] * cities
         via = [-1] * cities
-        # A heap entry is distance * cities + city: ints order as (distance, city) would.
-        heap = sorted(set(sources))
+        # The reached cities not yet settled. The next settled is the nearest, the lowest
+        # city index first among equally near ones, so the way found is the same whatever
+        # order the frontier keeps.
+        frontier: list[int] = []
         for c in sources:
-            dist[c] = 0
+            if dist[c] != 0:
+                dist[c] = 0
+                frontier.append(c)
         border, ends, neighbours = facts.border, facts.ends, facts.neighbours
-        pop, push = heapq.heappop, heapq.heappush
-        while heap:
-            entry = pop(heap)
-            d = entry // cities
-            u = entry - d * cities
-            if d > dist[u]:
-                continue  # an older entry, or the city is settled
+        while frontier:
+            at = 0
+            u = frontier[0]
+            d = dist[u]
+            for i in range(1, len(frontier)):
+                v = frontier[i]
+                dv = dist[v]
+                if dv < d or (dv == d and v < u):
+                    at, u, d = i, v, dv
+            last = frontier.pop()
+            if at < len(frontier):
+                frontier[at] = last
             dist[u] = -1  # settled: below any distance, so nothing reaches it again
             if is_target[u]:
                 needed = []
@@ -405,17 +438,18 @@ class Board:
                 if c < 0:
                     continue
                 nd = d + c
-                if nd < dist[v]:
+                dv = dist[v]
+                if nd < dv:
+                    if dv == far:
+                        frontier.append(v)
                     dist[v] = nd
                     via[v] = r
-                    push(heap, nd * cities + v)
         return None
 
     def edge(self, r: int) -> Edge:
         """The planned step of track ``r``: it and its free parallel track, if any."""
         twin = self.facts.twin[r]
-        tracks = (r, twin) if twin >= 0 and self.free(twin) else (r,)
-        return Edge(tracks=tuple(sorted(tracks)), length=self.facts.length[r])
+        return self.facts.steps[r][1 if twin >= 0 and self.free(twin) else 0]
 
 
 class _Kept:
@@ -481,7 +515,7 @@ class GreedyBot(BaseBot):
         if phase is Phase.CHOOSE_CARDS:
             return self._choose_card(view, legal)
         board, plan, goals = self._board(view)
-        seen = Situation(view.phase, view.hand, view.display, view.final_trigger)
+        seen = situation(view.phase, view.hand, view.display, view.final_trigger)
         return self.turn_choice(seen, board, plan, goals, legal)
 
     def turn_choice(

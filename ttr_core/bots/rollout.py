@@ -11,7 +11,7 @@ of one of its planned steps.
 
 from __future__ import annotations
 
-from ttr_core.bots.greedy import Board, Edge, Goal, GreedyBot, Situation
+from ttr_core.bots.greedy import Board, Edge, Goal, GreedyBot, situation
 from ttr_core.model.state import GameState, Phase
 from ttr_core.play.legal import LegalActions
 from ttr_core.play.simulator import Simulator
@@ -69,7 +69,7 @@ class Rollout:
         phase = state.phase
         if phase is Phase.TURN or phase is Phase.SECOND_CARD:
             plan = self._plan(state, plans)
-            seen = Situation(phase, state.players[seat].hand, state.display, state.final_trigger)
+            seen = situation(phase, state.players[seat].hand, state.display, state.final_trigger)
             action = bot.turn_choice(seen, plan.board, plan.edges, plan.goals, legal)
         else:
             action = bot.choose(view_of(self.rs, state, seat), legal)

@@ -46,9 +46,12 @@ def _parallel(twins: Sequence[int], owners: Sequence[int], r: int, seat: int, fe
     """`parallel_rule` with the parallel tracks ``twins`` and whether the game has
     ``few`` players read once, for the callers that ask about every track."""
     twin = twins[r]
-    if twin < 0:
-        return ""
-    owner = owners[twin]
+    return _twin_owned(owners[twin] if twin >= 0 else -1, seat, few)
+
+
+def _twin_owned(owner: int, seat: int, few: bool) -> str:
+    """`parallel_rule` of a track whose parallel track ``owner`` owns (-1: none owns it,
+    or the track has no parallel)."""
     if owner < 0:
         return ""
     if owner == seat:
@@ -122,6 +125,8 @@ def open_tracks(rs: Ruleset, owners: Sequence[int], seat: int, players: int) -> 
     owned = tuple(owners)  # a tuple as given, else one copy: cheap to index when compiled
     found: list[int] = []
     for r in range(len(owned)):
-        if owned[r] < 0 and (twins[r] < 0 or not _parallel(twins, owned, r, seat, few)):
-            found.append(r)
+        if owned[r] < 0:
+            twin = twins[r]
+            if twin < 0 or not _twin_owned(owned[twin], seat, few):
+                found.append(r)
     return tuple(found)
