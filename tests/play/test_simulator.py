@@ -703,6 +703,29 @@ def test_the_simulator_offers_its_documented_names_only() -> None:
     assert not isinstance(sim, type(sim._table))
 
 
+@pytest.mark.parametrize(
+    ("edition", "players"),
+    [("usa", 4), ("europe", 3), ("india", 2), ("switzerland", 3), ("nordic", 3)],
+)
+def test_views_read_from_the_table_are_the_views_of_the_snapshot(
+    edition: str, players: int
+) -> None:
+    """SETUP-6, TURN-4: at every decision of a game (offers, tunnels and card choices),
+    each seat's view, made from the simulator's table without a snapshot, is ``view_of``
+    the snapshot taken after it."""
+    rs = ruleset(edition)
+    sim = Simulator.new(rs, players, seed=11, record=False)
+    pick = picker(3)
+    phases = set()
+    while not sim.is_over:
+        views = [sim.view(seat) for seat in range(players)]
+        state = sim.snapshot()
+        phases.add(state.phase)
+        assert views == [view_of(rs, state, seat) for seat in range(players)]
+        sim.apply_index(pick(sim.legal_count()))
+    assert {Phase.OPENING_TICKETS, Phase.TURN, Phase.SECOND_CARD} <= phases
+
+
 def test_view_is_the_seats_view_of_the_snapshot() -> None:
     """``view(seat)`` is ``view_of`` the snapshot for that seat; a seat that is none is a
     ``SetupError``, as ``view_of`` gives."""

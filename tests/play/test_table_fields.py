@@ -156,11 +156,12 @@ def test_load_sets_each_field_from_the_state_field_it_holds() -> None:
 
 
 def test_snapshot_names_every_state_field_from_its_table_field() -> None:
-    """``snapshot`` builds ``GameState`` and ``PlayerState`` with ``filled`` from a
-    dictionary naming every field of each in order, and a field given a table field
-    reads the field declared for it."""
+    """``snapshot`` builds ``GameState``, and ``seat_states`` (which it calls) each
+    ``PlayerState``, with ``filled`` from a dictionary naming every field of each in
+    order, and a field given a table field reads the field declared for it."""
     calls: dict[str, ast.Dict] = {}
-    for node in ast.walk(method("snapshot")):
+    nodes = [*ast.walk(method("snapshot")), *ast.walk(method("seat_states"))]
+    for node in nodes:
         if isinstance(node, ast.Call) and ast.unparse(node.func) == "filled":
             kind, values = node.args
             assert isinstance(kind, ast.Name) and isinstance(values, ast.Dict)

@@ -581,7 +581,7 @@ class GreedyBot(BaseBot):
         kept = self._planned
         cost = None
         if kept is not None and kept.key == key:
-            if kept.owners == view.owners:
+            if kept.owners is view.owners or kept.owners == view.owners:
                 return kept.board, list(kept.edges), list(kept.goals)
             if kept.on_path is not None:
                 cost = track_costs(self.ruleset, view.seat, view.owners, me.trains, players)
@@ -689,7 +689,7 @@ class GreedyBot(BaseBot):
             kept is not None
             and kept.on_path is not None
             and kept.key == (me.trains, view.tickets, len(view.players))
-            and kept.owners == view.owners
+            and (kept.owners is view.owners or kept.owners == view.owners)
         ):
             # The greedy plan of this very board routes the held tickets' goals.
             board = kept.board

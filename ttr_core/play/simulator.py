@@ -68,7 +68,7 @@ from ttr_core.rules.table import (
     Check,
     Table,
 )
-from ttr_core.rules.views import PlayerView, PublicPlayer, public_player, view_with
+from ttr_core.rules.views import PlayerView, PublicPlayer, public_player, view_from
 from ttr_core.ruleset.ruleset import Ruleset
 
 _TAKE: Final = tuple(TakeFaceUp(card=k) for k in range(9))
@@ -423,16 +423,35 @@ class Simulator:
         """
         t = self._table
         seat = turn.require_seat(seat, t.players)
-        state = t.snapshot()
-        return view_with(t.rs, state, seat, self._public_players(state))
+        # The view's parts, as a snapshot would hold them, without building the snapshot.
+        seats = t.seat_states()
+        owners, _, station_owners = t.board_tuples()
+        return view_from(
+            t.rs,
+            seat,
+            t.frozen_phase(),
+            t.current,
+            seats[seat],
+            tickets.offered(t, seat),
+            t.shown_display(),
+            len(t.deck) - t.deck_pos,
+            tuple(t.discard),
+            len(t.ticket_deck),
+            owners,
+            station_owners,
+            self._public_players(seats),
+            t.final_trigger,
+            t.turn,
+            t.tunnel,
+            None if t.choice is None else t.choice.frozen(),
+        )
 
-    def _public_players(self, state: GameState) -> tuple[PublicPlayer, ...]:
-        """[`public_player`][ttr_core.rules.views.public_player] of every seat of the
-        snapshot ``state``, read again only for the seats whose holdings changed: a
-        snapshot shares the others' `PlayerState` with the one before."""
+    def _public_players(self, players: tuple[PlayerState, ...]) -> tuple[PublicPlayer, ...]:
+        """[`public_player`][ttr_core.rules.views.public_player] of every seat of
+        ``players`` (a snapshot's), read again only for the seats whose holdings changed:
+        a snapshot shares the others' `PlayerState` with the one before."""
         read_of = self._public_of
         public = self._public
-        players = state.players
         found: list[PublicPlayer] = []
         for i in range(len(players)):
             p = players[i]

@@ -409,6 +409,42 @@ class Table:
         """
         if self._snap is not None and self._snap_version == self.version:
             return self._snap
+        seats = self.seat_states()
+        owners, free, station_owners = self.board_tuples()
+        state = filled(
+            GameState,
+            {
+                "phase": self.frozen_phase(),
+                "current": self.current,
+                "players": seats,
+                "deck": self.deck,
+                "deck_pos": self.deck_pos,
+                "discard": tuple(self.discard),
+                "display": self.shown_display(),
+                "ticket_deck": self.ticket_deck,
+                "pending_tickets": self.pending,
+                "owners": owners,
+                "free": free,
+                "start_player": self.start_player,
+                "final_trigger": self.final_trigger,
+                "passes": self.passes,
+                "turn": self.turn,
+                "rng": self.rng,
+                "tunnel": self.tunnel,
+                "station_owners": station_owners,
+                "offers": self.offers,
+                "ended_by": self.ended_by,
+                "choice": None if self.choice is None else self.choice.frozen(),
+            },
+        )
+        self._snap = state
+        self._snap_version = self.version
+        return state
+
+    def seat_states(self) -> tuple[PlayerState, ...]:
+        """The [`PlayerState`][ttr_core.model.state.PlayerState] of every seat, as the
+        next [`snapshot`][] holds them: built again only for the seats whose holdings
+        changed since the last one (see [`seat_changed`][])."""
         seats = self._snap_seats
         if seats is None:
             kept = self._snap_players
@@ -429,40 +465,24 @@ class Table:
                     )
                 players.append(old)
             seats = self._snap_seats = tuple(players)
+        return seats
+
+    def board_tuples(self) -> _Owners:
+        """The track owners, the free tracks per route class and the station owners as
+        the next [`snapshot`][] holds them (made again only after a claim or a station)."""
         if self._snap_owners is None:
             self._snap_owners = tuple(self.owners), tuple(self.free), tuple(self.station_owners)
-        owners, free, station_owners = self._snap_owners
+        return self._snap_owners
+
+    def frozen_phase(self) -> Phase:
+        """The phase as a [`Phase`][ttr_core.model.state.Phase]."""
+        return _PHASES[self.phase]
+
+    def shown_display(self) -> tuple[int, ...]:
+        """The face-up display as the next [`snapshot`][] holds it."""
         if len(self.shown) != len(self.display):
             self.shown = tuple(self.display)
-        state = filled(
-            GameState,
-            {
-                "phase": _PHASES[self.phase],
-                "current": self.current,
-                "players": seats,
-                "deck": self.deck,
-                "deck_pos": self.deck_pos,
-                "discard": tuple(self.discard),
-                "display": self.shown,
-                "ticket_deck": self.ticket_deck,
-                "pending_tickets": self.pending,
-                "owners": owners,
-                "free": free,
-                "start_player": self.start_player,
-                "final_trigger": self.final_trigger,
-                "passes": self.passes,
-                "turn": self.turn,
-                "rng": self.rng,
-                "tunnel": self.tunnel,
-                "station_owners": station_owners,
-                "offers": self.offers,
-                "ended_by": self.ended_by,
-                "choice": None if self.choice is None else self.choice.frozen(),
-            },
-        )
-        self._snap = state
-        self._snap_version = self.version
-        return state
+        return self.shown
 
     def load(self, state: GameState) -> None:
         """Set this table (built for the state's ruleset and seats) to ``state``.

@@ -16,7 +16,7 @@ from attrs import evolve, frozen
 from ttr_core.model import events as ev
 from ttr_core.model.errors import SetupError, quote
 from ttr_core.model.filled import filled
-from ttr_core.model.state import GameState, Phase, PlayerState
+from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 from ttr_core.rules.index import index_of
 from ttr_core.rules.tickets import pending_for
 from ttr_core.rules.turn import require_seat
@@ -122,38 +122,86 @@ def view_with(
 ) -> PlayerView:
     """[`view_of`][] for a valid ``seat``, given `public_player` of every seat of ``state``
     (which a simulator keeps while a seat's holdings stay the same)."""
-    ix = index_of(rs)
     me = state.players[seat]
-    t = state.tunnel
-    c = state.choice
+    return view_from(
+        rs,
+        seat,
+        state.phase,
+        state.current,
+        me,
+        pending_for(state, seat),
+        state.display,
+        state.deck_size,
+        state.discard,
+        len(state.ticket_deck),
+        state.owners,
+        state.station_owners,
+        players,
+        state.final_trigger,
+        state.turn,
+        state.tunnel,
+        state.choice,
+    )
+
+
+def view_from(
+    rs: Ruleset,
+    seat: int,
+    phase: Phase,
+    current: int,
+    me: PlayerState,
+    offered: tuple[int, ...],
+    display: tuple[int, ...],
+    deck_size: int,
+    discard: tuple[int, ...],
+    ticket_deck_size: int,
+    owners: tuple[int, ...],
+    station_owners: tuple[int, ...],
+    players: tuple[PublicPlayer, ...],
+    final_trigger: int,
+    turn: int,
+    tunnel: TunnelAttempt | None,
+    choice: CardChoice | None,
+) -> PlayerView:
+    """The view of ``seat`` from the parts of a position it shows, as [`view_with`][]
+    reads them from a state: ``me`` is the seat's `PlayerState` and ``offered`` its
+    ticket offer (ticket indices); a simulator passes them from its table without
+    building the state."""
+    ix = index_of(rs)
     return filled(
         PlayerView,
         {
             "edition": rs.id,
             "seat": seat,
-            "phase": state.phase,
-            "current": state.current,
+            "phase": phase,
+            "current": current,
             "hand": me.hand,
             "tickets": tuple([ix.ticket_ids[i] for i in me.tickets]),
-            "offered": tuple([ix.ticket_ids[i] for i in pending_for(state, seat)]),
-            "display": state.display,
-            "deck_size": state.deck_size,
-            "discard": state.discard,
-            "ticket_deck_size": len(state.ticket_deck),
-            "owners": state.owners,
-            "station_owners": state.station_owners,
+            "offered": tuple([ix.ticket_ids[i] for i in offered]),
+            "display": display,
+            "deck_size": deck_size,
+            "discard": discard,
+            "ticket_deck_size": ticket_deck_size,
+            "owners": owners,
+            "station_owners": station_owners,
             "players": players,
-            "final_trigger": state.final_trigger,
-            "turn": state.turn,
+            "final_trigger": final_trigger,
+            "turn": turn,
             "tunnel": None
-            if t is None
+            if tunnel is None
             else TunnelView(
-                route=ix.route_ids[t.route], paid=t.paid, revealed=t.revealed, extra=t.extra
+                route=ix.route_ids[tunnel.route],
+                paid=tunnel.paid,
+                revealed=tunnel.revealed,
+                extra=tunnel.extra,
             ),
             "choice": None
-            if c is None
+            if choice is None
             else CardChoiceView(
-                route=ix.route_ids[c.route], groups=c.groups, size=c.size, chosen=c.chosen
+                route=ix.route_ids[choice.route],
+                groups=choice.groups,
+                size=choice.size,
+                chosen=choice.chosen,
             ),
         },
     )
