@@ -211,6 +211,15 @@ def ticket_goals(rs: Ruleset) -> tuple[Goal, ...]:
     return tuple(goals)
 
 
+def _most_of_a_colour(hand: tuple[int, ...]) -> int:
+    """The most cards of one colour (locomotives aside) in ``hand``."""
+    most = 0
+    for c in range(LOCO):
+        if hand[c] > most:
+            most = hand[c]
+    return most
+
+
 def _payments(
     length: int, colors: Sequence[int], hand: tuple[int, ...], reserved: Sequence[int]
 ) -> Iterator[tuple[int, ...]]:
@@ -344,7 +353,11 @@ class Board:
             uf = UnionFind(self.facts.cities)
             for r in (*self.own, *extra):
                 uf.union(*ends[r])
-        return any(uf.connected(s, t) for s in goal.sources for t in goal.targets)
+        for s in goal.sources:
+            for t in goal.targets:
+                if uf.connected(s, t):
+                    return True
+        return False
 
     def gain(self, r: int, goals: Sequence[Goal]) -> int:
         """What claiming free track ``r`` now scores: its points, and twice the value of
@@ -515,7 +528,7 @@ class GreedyBot(BaseBot):
         if phase is Phase.CHOOSE_CARDS:
             return self._choose_card(view, legal)
         board, plan, goals = self._board(view)
-        seen = situation(view.phase, view.hand, view.display, view.final_trigger)
+        seen = situation(phase, view.hand, view.display, view.final_trigger)
         return self.turn_choice(seen, board, plan, goals, legal)
 
     def turn_choice(
@@ -575,20 +588,23 @@ class GreedyBot(BaseBot):
         (`_plan` not overridden) is kept also when the only tracks whose cost changed
         became unusable off every way its searches found (see `_kept_plan`).
         """
-        me = view.players[view.seat]
+        seat = view.seat
+        owners = view.owners
+        rs = self.ruleset
+        me = view.players[seat]
         players = len(view.players)
         key = (me.trains, view.tickets, players)
         kept = self._planned
         cost = None
         if kept is not None and kept.key == key:
-            if kept.owners is view.owners or kept.owners == view.owners:
+            if kept.owners is owners or kept.owners == owners:
                 return kept.board, list(kept.edges), list(kept.goals)
             if kept.on_path is not None:
-                cost = track_costs(self.ruleset, view.seat, view.owners, me.trains, players)
-                if self._kept_plan(kept, cost, view.owners):
+                cost = track_costs(rs, seat, owners, me.trains, players)
+                if self._kept_plan(kept, cost, owners):
                     return kept.board, list(kept.edges), list(kept.goals)
-        board = Board(self.ruleset)
-        board._setup(self.ruleset, view.seat, view.owners, me.trains, players, cost)
+        board = Board(rs)
+        board._setup(rs, seat, owners, me.trains, players, cost)
         if type(self)._plan is GreedyBot._plan:
             chain: list[int] = []
             goals = self._pending(board, view)
@@ -597,7 +613,7 @@ class GreedyBot(BaseBot):
             on_path = [False] * len(board.cost)
             for r in chain:
                 on_path[r] = True
-            self._planned = _Kept(key, view.owners, board, tracks, plan, goals, on_path)
+            self._planned = _Kept(key, owners, board, tracks, plan, goals, on_path)
         else:
             plan, goals = self._plan(board, view)
             self._planned = _Kept(key, view.owners, board, [], plan, goals, None)
@@ -678,7 +694,11 @@ class GreedyBot(BaseBot):
 
     def _keep(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Keep the cheapest offered tickets (at least the minimum), plus nearly free ones."""
-        options = [a for a in legal if isinstance(a, KeepTickets)]
+        options = []
+        for i in range(len(legal)):  # by index: a listing's items are made as asked for
+            a = legal[i]
+            if isinstance(a, KeepTickets):
+                options.append(a)
         if not options:
             return self._fallback(legal)
         need = min(len(a.tickets) for a in options)
@@ -757,12 +777,12 @@ class GreedyBot(BaseBot):
         length = facts.length[r]
         color = facts.color[r]
         colors = _ALL_COLORS if color == GRAY else (color,)
-        most = max(hand[:LOCO]) if color == GRAY else hand[color]
+        most = _most_of_a_colour(hand) if color == GRAY else hand[color]
         if most + hand[LOCO] < length and not facts.group_size[r]:
             return None  # no colour with the locomotives covers the track
         route = facts.track_ids[r]
         for cards_t in _payments(length, colors, hand, reserved):
-            action = ClaimRoute(route=route, cards=cards_t)
+            action = filled(ClaimRoute, {"route": route, "cards": cards_t})
             if action in legal:
                 return action
         if facts.group_size[r]:
@@ -823,7 +843,7 @@ class GreedyBot(BaseBot):
         facts = self.facts
         length, color, group_size = facts.length, facts.color, facts.group_size
         locos = hand[LOCO]
-        top = max(hand[:LOCO])
+        top = _most_of_a_colour(hand)
         found = []
         for r in tracks:
             n = length[r]
@@ -886,10 +906,19 @@ class GreedyBot(BaseBot):
                 open_tracks.append((edge.length, tuple(colors)))
         if not flexible:
             return need
-        open_tracks.sort(key=lambda item: -item[0])
-        for length, options in open_tracks:
-            c = max(options, key=lambda k: (hand[k] - need[k], -k))
-            need[c] += length
+        # Longest first, in plan order among equals; each to the colour with the most
+        # cards to spare (the first in card order among equals).
+        for size in range(self.facts.longest, 0, -1):
+            for length, options in open_tracks:
+                if length != size:
+                    continue
+                best = options[0]
+                spare = hand[best] - need[best]
+                for k in options:
+                    left = hand[k] - need[k]
+                    if left > spare:
+                        best, spare = k, left
+                need[best] += length
         return need
 
     def _colors(self, tracks: tuple[int, ...]) -> tuple[int, ...]:
@@ -906,20 +935,23 @@ class GreedyBot(BaseBot):
         hand = seen.hand
         if plan:
             need = self._demand(hand, plan)
-            deficit = [max(0, need[c] - hand[c]) for c in range(LOCO)]
+            deficit = [need[c] - hand[c] if need[c] > hand[c] else 0 for c in range(LOCO)]
         else:
             most = max(_ALL_COLORS, key=lambda k: (hand[k], -k))
             deficit = [1 if c == most else 0 for c in range(LOCO)]
         on_display = set(seen.display)
         # The legal face-up colour lacked most (the first in card order among equals).
-        wanted = sorted(
-            (c for c in range(LOCO) if deficit[c] > 0 and c in on_display),
-            key=lambda k: (-deficit[k], k),
-        )
-        for c in wanted:
-            if _TAKE[c] in legal:
-                return _TAKE[c]
-        lacking = sum(1 for c in range(LOCO) if deficit[c] > 0)
+        most_lacked = 0
+        lacking = 0
+        for c in range(LOCO):
+            if deficit[c] > 0:
+                lacking += 1
+                if deficit[c] > most_lacked:
+                    most_lacked = deficit[c]
+        for lack in range(most_lacked, 0, -1):
+            for c in range(LOCO):
+                if deficit[c] == lack and c in on_display and _TAKE[c] in legal:
+                    return _TAKE[c]
         if plan and seen.phase is Phase.TURN and 0 < lacking <= 2 and _TAKE[LOCO] in legal:
             return _TAKE[LOCO]
         if _BLIND in legal:
