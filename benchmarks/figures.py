@@ -636,7 +636,21 @@ def parallel_rows(run: Runner, py: Pythons, sizes: Sizes) -> list[Row]:
     speedup = float(two["speedup"])
     against = f"{base_speedup:.2f}× (2a6e9da)" if base_speedup else f"2a6e9da: {base_why}"
     measured = f"{speedup:.2f}× (CPU {two.get('cpu_ratio', '?')}× of jobs 1)"
-    return [Row(what, measured, against, speedup, "≥ 1.7×", speedup >= 1.7)]
+    rows = [Row(what, measured, against, speedup, "≥ 1.7×", speedup >= 1.7)]
+    again = pick(lines, where="2-local-processes-again")
+    if again is not None:  # a later run of the same process: its fork server is running
+        later = float(again["speedup"])
+        rows.append(
+            Row(
+                f"{what}, a later run",
+                f"{later:.2f}× (CPU {again.get('cpu_ratio', '?')}× of jobs 1)",
+                "",
+                later,
+                "≥ 1.7×",
+                later >= 1.7,
+            )
+        )
+    return rows
 
 
 # ---- the table ---------------------------------------------------------------------------

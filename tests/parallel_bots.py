@@ -9,6 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from collections.abc import Sequence
 
@@ -92,3 +93,36 @@ def dies_on_game_one(index: int, seed: int) -> int:
     if index == 1 and in_worker():
         os.kill(os.getpid(), signal.SIGKILL)
     return seed
+
+
+ECHOED = "TTR_TEST_ECHOED"
+"""The environment variable :func:`echo_environment` reads in its worker."""
+
+
+def echo_environment(index: int, seed: int) -> str | None:
+    """A task that gives the value of :data:`ECHOED` in the process that plays it."""
+    return os.environ.get(ECHOED)
+
+
+KILL_IN_CHUNK = 150
+"""The game of a long run of quick games at which :func:`dies_once_in_a_chunk` dies."""
+
+
+def chunk_length() -> int:
+    """How many games the chunk being played has: the length of the ``games`` of the
+    ``attempt_chunk`` call this task runs in."""
+    frame = sys._getframe(1)
+    while frame.f_code.co_name != "attempt_chunk":
+        assert frame.f_back is not None, "not played in a chunk"
+        frame = frame.f_back
+    return len(frame.f_locals["games"])
+
+
+def dies_once_in_a_chunk(index: int, seed: int) -> tuple[int, int, int]:
+    """A quick task that kills its worker once (see :func:`kill_once`) at game
+    :data:`KILL_IN_CHUNK`, if it plays it in a chunk of several games; it gives its game
+    and the length of the chunk it was played in."""
+    length = chunk_length()
+    if index == KILL_IN_CHUNK and length > 1:
+        kill_once()
+    return index, seed, length

@@ -11,19 +11,33 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
 import pytest
-from parallel_bots import KILL_ONCE, dies_on_game_one, fails, later_first
+from parallel_bots import (
+    ECHOED,
+    KILL_IN_CHUNK,
+    KILL_ONCE,
+    dies_on_game_one,
+    dies_once_in_a_chunk,
+    echo_environment,
+    fails,
+    later_first,
+)
 
 from ttr_core import Ruleset, hookimpl
 from ttr_core.batch.parallel import (
+    CHUNK_SECONDS,
     MAX_ATTEMPTS,
+    MAX_CHUNK,
     WORKER_TIMEOUT,
     WORKER_TIMEOUT_VARIABLE,
     GameFailure,
+    _run_pooled,
     attempt,
+    chunk_size,
     resolve_worker_timeout,
     run_in_order,
 )
@@ -95,6 +109,104 @@ def test_a_game_whose_worker_always_dies_fails_and_the_others_are_kept() -> None
     assert failure.seed == seeds(4)[1]
     assert f"died {MAX_ATTEMPTS} times" in failure.message
     assert [outcomes[i] for i in (0, 2, 3)] == [seeds(4)[i] for i in (0, 2, 3)]
+
+
+def test_chunks_take_about_chunk_seconds_and_leave_every_slot_a_share_at_the_end() -> None:
+    assert chunk_size(200, 2, None) == 1  # no game timed yet
+    assert chunk_size(200, 2, CHUNK_SECONDS / 5) == 5
+    assert chunk_size(200, 2, CHUNK_SECONDS * 3) == 1  # slow games go one at a time
+    assert chunk_size(10_000, 2, 1e-6) == MAX_CHUNK
+    assert chunk_size(10_000, 2, 0.0) == MAX_CHUNK
+    assert chunk_size(20, 2, 1e-6) == 5  # the last 20 games shared by 2 slots, 2 chunks each
+    assert chunk_size(3, 2, 1e-6) == 1
+
+
+@pytest.mark.slow
+def test_a_worker_killed_in_the_middle_of_a_chunk_loses_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quick games go in chunks of several; the games of the chunk the worker was
+    playing, and of every chunk of the broken pool, are played again, one at a time, and
+    the outcomes are each game's once, in game order."""
+    marker = tmp_path / "killed"
+    monkeypatch.setenv(KILL_ONCE, str(marker))
+    done: list[None] = []
+    outcomes = list(
+        run_in_order(dies_once_in_a_chunk, seeds(300), jobs=2, on_done=lambda: done.append(None))
+    )
+    assert marker.exists(), "no worker was killed"
+    assert [(index, seed) for index, seed, _ in outcomes] == list(enumerate(seeds(300)))
+    assert len(done) == 300
+    assert outcomes[KILL_IN_CHUNK][2] == 1, "played again alone, as a suspect"
+    assert max(length for _, _, length in outcomes) > 1
+
+
+@pytest.mark.slow
+def test_workers_take_the_environment_of_the_process_at_the_start_of_each_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As spawned workers would, also when they are forked from a fork server started
+    by an earlier run with another environment."""
+    monkeypatch.delenv(ECHOED, raising=False)
+    assert list(run_in_order(echo_environment, seeds(2), jobs=2)) == [None, None]
+    monkeypatch.setenv(ECHOED, "set later")
+    assert list(run_in_order(echo_environment, seeds(2), jobs=2)) == ["set later"] * 2
+
+
+class LostWorkers(Exception):
+    """What the futures of :class:`LosingExecutor` fail with (Dask's ``KilledWorker``)."""
+
+
+class LosingExecutor(Executor):
+    """Plays each chunk here at once, except that a chunk holding game ``fatal`` fails
+    with :class:`LostWorkers`, as Dask fails a task whose workers kept dying."""
+
+    def __init__(self, fatal: int) -> None:
+        self.fatal = fatal
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        if any(index == self.fatal for index, _ in args[1]):
+            future.set_exception(LostWorkers("worker died"))
+        else:
+            future.set_result(fn(*args, **kwargs))
+        return future
+
+
+class LosingPool:
+    """A pool of two slots on a :class:`LosingExecutor`."""
+
+    lost = (LostWorkers,)
+    tick = None
+
+    def __init__(self, fatal: int) -> None:
+        self.fatal = fatal
+
+    def start(self) -> Executor:
+        return LosingExecutor(self.fatal)
+
+    def slots(self) -> int:
+        return 2
+
+    def report(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+def quick(index: int, seed: int) -> int:
+    return seed
+
+
+def test_a_chunk_whose_workers_died_fails_only_its_game_at_fault() -> None:
+    """The games of a chunk lost with its workers are played again one at a time; only
+    the game lost again, alone, is a failure."""
+    outcomes = list(_run_pooled(LosingPool(fatal=100), quick, seeds(200), None))
+    failure = outcomes[100]
+    assert isinstance(failure, GameFailure) and failure.seed == seeds(200)[100]
+    assert "the workers playing it died (LostWorkers: worker died)" in failure.message
+    assert outcomes[:100] + outcomes[101:] == seeds(200)[:100] + seeds(200)[101:]
 
 
 def failing_games(seed: int, games: int) -> list[int]:
@@ -238,8 +350,9 @@ def test_worker_processes_ignore_sigint() -> None:
     with ttr_process("simulate", "--games", "40", "--jobs", "2", "--json") as proc:
         assert proc.stdout is not None
         first = [proc.stdout.readline()]
-        workers = psutil.Process(proc.pid).children()
-        assert workers
+        # The workers, and the fork server they were forked from where there is one.
+        workers = psutil.Process(proc.pid).children(recursive=True)
+        assert len(workers) >= 2
         for worker in workers:
             os.kill(worker.pid, signal.SIGINT)
         out, err = read_all(proc, first)

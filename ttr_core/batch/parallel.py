@@ -8,8 +8,9 @@ and yields the outcomes in game order whatever order the games finish in. A game
 depends only on its seed, so a run's outcomes do not depend on where its games ran.
 
 Local processes and Dask workers are driven through one code path, the
-``concurrent.futures`` interface (Dask's ``Client.get_executor()``). Nothing is lost
-when something fails:
+``concurrent.futures`` interface (Dask's ``Client.get_executor()``). Games are sent in
+chunks that take about [`CHUNK_SECONDS`][] each (see [`chunk_size`][]), so that sending
+them costs little beside playing them. Nothing is lost when something fails:
 
 * a task that raises gives a [`GameFailure`][] naming the game's seed, in the
   game's place; the other games go on;
@@ -63,7 +64,12 @@ R = TypeVar("R")
 MAX_ATTEMPTS = 3
 """How many times a game may kill its local worker process, played alone, before it fails."""
 LEAD = 8
-"""How many games per worker may be started ahead of the next game to yield."""
+"""How many chunks per worker may be started ahead of the next game to yield."""
+CHUNK_SECONDS = 0.05
+"""About how long a chunk of games sent to a worker at once should take to play, so that
+sending games and their outcomes between processes costs little beside playing them."""
+MAX_CHUNK = 64
+"""The most games sent to a worker at once."""
 CONNECT_TIMEOUT = 10
 """Seconds to wait for a Dask scheduler to answer."""
 WORKER_TIMEOUT = 60.0
@@ -207,18 +213,19 @@ def run_in_order(
     games run on that cluster; else with ``jobs`` > 1 on that many local worker
     processes; else here. The task must be picklable (a top-level function or an
     instance of a top-level class) unless it runs here. ``on_done`` is called in this
-    process as each game finishes, in any order (for a progress bar). Closing the
-    iterator, or an exception while it waits (Ctrl-C), cancels the games not started;
-    local worker processes finish the games they are playing and are shut down before
-    that returns.
+    process for each game as its outcome arrives, in any order (for a progress bar).
+    Closing the iterator, or an exception while it waits (Ctrl-C), cancels the games
+    not started; local worker processes finish the chunks they are playing and are shut
+    down before that returns.
 
     On Dask, the run waits ``worker_timeout`` seconds at most (see
     [`resolve_worker_timeout`][]) while the scheduler has no worker, and warns with a
     [`WorkerLostWarning`][] when a worker leaves the cluster unexpectedly.
 
-    Local workers are started by spawning a new interpreter, on every platform: they import
-    the main module again, so a script must keep its work under
-    ``if __name__ == "__main__":``.
+    Local workers never inherit this process's threads or state: they are forked from a
+    fork server started once per process, or spawned where the platform has none (see
+    [`worker_context`][]). Either way the main module is imported again, so a script must
+    keep its work under ``if __name__ == "__main__":``.
 
     :raises ValueError: ``jobs`` is less than 1, or a scheduler is given and the
         no-worker timeout is not a positive number.
@@ -248,11 +255,40 @@ def _run_here(
         yield outcome
 
 
-def _ignore_sigint() -> None:
-    """Worker start-up: ignore SIGINT (it arrives blocked, see `_sigint_blocked`)."""
+def _start_worker(environment: dict[str, str]) -> None:
+    """Worker start-up: ignore SIGINT (it arrives blocked, see `_sigint_blocked`) and take
+    the environment of the process that started the pool, as a spawned worker would (a
+    worker forked from the fork server would otherwise keep the server's)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if os.environ != environment:
+        os.environ.clear()
+        os.environ.update(environment)
+
+
+PRELOADED = ("__main__", "ttr_core.batch.runs")
+"""The modules the fork server imports once, so that each worker forked from it starts
+with them imported: the main module (as a spawned worker would import it) and the library."""
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """How local worker processes start: forked from Python's fork server where the
+    platform has one (POSIX), else spawned.
+
+    The fork server is a fresh interpreter started once per process, at the first run with
+    local workers; it imports [`PRELOADED`][] (``multiprocessing.set_forkserver_preload``,
+    which replaces any list set before), and every later worker of every run is forked from
+    it in a few milliseconds instead of importing the library again. Like a spawned worker,
+    a worker forked from it has no threads of the main process, imports the main module
+    (already imported by the server) and takes the main process's environment, working
+    directory and ``sys.path`` at the start of the run.
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(list(PRELOADED))
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 @contextlib.contextmanager
@@ -299,7 +335,7 @@ class _Pool(Protocol):
 
 
 class _LocalPool:
-    """Local worker processes, spawned, that ignore SIGINT."""
+    """Local worker processes (see [`worker_context`][]) that ignore SIGINT."""
 
     lost: tuple[type[BaseException], ...] = ()
     tick: float | None = None
@@ -309,12 +345,12 @@ class _LocalPool:
         self.executor: ProcessPoolExecutor | None = None
 
     def start(self) -> Executor:
-        # Spawned, not forked: the main process may have threads (a progress bar), and a
-        # spawned worker is the same on every platform.
+        # Not forked from this process: it may have threads (a progress bar, a server).
         self.executor = ProcessPoolExecutor(
             max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_ignore_sigint,
+            mp_context=worker_context(),
+            initializer=_start_worker,
+            initargs=(dict(os.environ),),
         )
         return self.executor
 
@@ -416,65 +452,111 @@ class _DaskPool:
             self.executor.shutdown(wait=False)
 
 
+def attempt_chunk(
+    task: Callable[[int, int], R], games: tuple[tuple[int, int], ...]
+) -> tuple[list[R | GameFailure], float]:
+    """[`attempt`][] for each ``(index, seed)`` of ``games`` in turn, and the seconds they
+    took together: what a worker runs for one chunk of a run."""
+    start = time.perf_counter()
+    outcomes = [attempt(task, index, seed) for index, seed in games]
+    return outcomes, time.perf_counter() - start
+
+
+def chunk_size(remaining: int, slots: int, game_seconds: float | None) -> int:
+    """How many games the next chunk of a run has: enough to take about
+    [`CHUNK_SECONDS`][] at ``game_seconds`` a game (1 while that is unknown), at most
+    [`MAX_CHUNK`][], and small enough near the end that every slot still gets a share of
+    the ``remaining`` games."""
+    if game_seconds is None:
+        return 1
+    wanted = int(CHUNK_SECONDS / game_seconds) if game_seconds > 0 else MAX_CHUNK
+    return max(1, min(MAX_CHUNK, wanted, remaining // (2 * slots)))
+
+
 def _run_pooled(
     pool: _Pool,
     task: Callable[[int, int], R],
     seeds: Sequence[int],
     on_done: Callable[[], None] | None,
 ) -> Generator[R | GameFailure, None, None]:
-    """Run the games on executors of ``pool``, at most twice its slots at a time.
+    """Run the games on executors of ``pool`` in chunks (see [`chunk_size`][]), at most
+    twice its slots of chunks at a time.
 
     A broken local pool is replaced. The games it had not finished are suspects: they
     are played again one at a time, so that a pool that breaks again is the fault of the
     one game in it, and a game at fault [`MAX_ATTEMPTS`][] times fails. A future
-    failing with one of ``pool.lost`` (Dask's dead-worker error) is a failed game.
+    failing with one of ``pool.lost`` (Dask's dead-worker error) is a failed game if it
+    played one game; the games of a larger chunk become suspects.
     """
     total = len(seeds)
     finished: dict[int, R | GameFailure] = {}
-    running: dict[Future[R | GameFailure], int] = {}
+    running: dict[Future[tuple[list[R | GameFailure], float]], tuple[int, ...]] = {}
     suspects: set[int] = set()
     deaths: dict[int, int] = {}
     started = 0
     """Games submitted for the first time: 0 to ``started - 1``."""
     emitted = 0
     """Games yielded: 0 to ``emitted - 1``."""
+    timed_games = 0
+    timed_seconds = 0.0
+    """Games whose chunks came back, and the seconds their workers took to play them."""
 
-    def keep(index: int, future: Future[R | GameFailure], alone: bool) -> bool:
-        """Store the game's outcome, or make it a suspect; False if the pool broke."""
-        seed = seeds[index]
-        outcome: R | GameFailure
-        intact = True
-        try:
-            outcome = future.result()
-        except BrokenProcessPool:
-            intact = False
-            deaths[index] = deaths.get(index, 0) + alone
-            if deaths[index] < MAX_ATTEMPTS:
-                suspects.add(index)
-                return intact
-            outcome = GameFailure(
-                index=index,
-                seed=seed,
-                message=f"the game with seed {seed} failed: the worker process playing it "
-                f"died {MAX_ATTEMPTS} times",
-            )
-        except pool.lost as exc:
-            outcome = GameFailure(
-                index=index,
-                seed=seed,
-                message=f"the game with seed {seed} failed: the workers playing it died "
-                f"({type(exc).__name__}: {' '.join(str(exc).split())})",
-            )
+    def store(index: int, outcome: R | GameFailure) -> None:
         suspects.discard(index)
         finished[index] = outcome
         if on_done is not None:
             on_done()
-        return intact
 
-    def submit(index: int) -> None:
+    def keep(
+        chunk: tuple[int, ...], future: Future[tuple[list[R | GameFailure], float]], alone: bool
+    ) -> bool:
+        """Store the chunk's outcomes, or make its games suspects; False if the pool broke."""
+        nonlocal timed_games, timed_seconds
+        try:
+            outcomes, seconds = future.result()
+        except BrokenProcessPool:
+            for index in chunk:
+                deaths[index] = deaths.get(index, 0) + alone
+                if deaths[index] < MAX_ATTEMPTS:
+                    suspects.add(index)
+                    continue
+                seed = seeds[index]
+                store(
+                    index,
+                    GameFailure(
+                        index=index,
+                        seed=seed,
+                        message=f"the game with seed {seed} failed: the worker process "
+                        f"playing it died {MAX_ATTEMPTS} times",
+                    ),
+                )
+            return False
+        except pool.lost as exc:
+            if len(chunk) > 1:
+                suspects.update(chunk)
+                return True
+            seed = seeds[chunk[0]]
+            store(
+                chunk[0],
+                GameFailure(
+                    index=chunk[0],
+                    seed=seed,
+                    message=f"the game with seed {seed} failed: the workers playing it died "
+                    f"({type(exc).__name__}: {' '.join(str(exc).split())})",
+                ),
+            )
+            return True
+        timed_games += len(chunk)
+        timed_seconds += seconds
+        for index, outcome in zip(chunk, outcomes, strict=True):
+            store(index, outcome)
+        return True
+
+    def submit(chunk: tuple[int, ...]) -> None:
+        games = tuple((index, seeds[index]) for index in chunk)
         with _sigint_blocked():
-            future = executor.submit(attempt, task, index, seeds[index])
-        running[future] = index
+            future = executor.submit(attempt_chunk, task, games)
+        running[future] = chunk
 
     executor = pool.start()
     try:
@@ -482,22 +564,28 @@ def _run_pooled(
             slots = pool.slots()
             if suspects:
                 if not running:
-                    submit(min(suspects))
+                    submit((min(suspects),))
             else:
-                while len(running) < 2 * slots and started < min(total, emitted + LEAD * slots):
-                    submit(started)
-                    started += 1
+                game_seconds = timed_seconds / timed_games if timed_games else None
+                size = chunk_size(total - started, slots, game_seconds)
+                while len(running) < 2 * slots and started < min(
+                    total, emitted + LEAD * slots * size
+                ):
+                    chunk = tuple(range(started, min(total, started + size)))
+                    submit(chunk)
+                    started += len(chunk)
             done, _ = wait(running, timeout=pool.tick, return_when=FIRST_COMPLETED)
             alone = len(running) == 1
             intact = True
             for future in done:
-                intact &= keep(running.pop(future), future, alone)
+                chunk = running.pop(future)
+                intact &= keep(chunk, future, alone and len(chunk) == 1)
             if not intact:
                 # Every game still in the broken pool fails at once: keep what finished,
                 # suspect the rest, and go on with a new pool.
                 wait(running)
-                for future, index in running.items():
-                    keep(index, future, False)
+                for future, chunk in running.items():
+                    keep(chunk, future, False)
                 running.clear()
                 pool.stop()
                 executor = pool.start()
