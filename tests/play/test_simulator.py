@@ -11,6 +11,7 @@ draws the seeds, and each game's choices come from :mod:`ttr_core.model.rng` see
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -731,6 +732,81 @@ def test_views_read_from_the_table_are_the_views_of_the_snapshot(
         sim.apply_index(pick(sim.legal_count()))
     seen = {Phase.OPENING_TICKETS, Phase.TURN, Phase.SECOND_CARD, Phase.KEEP_TICKETS}
     assert seen | also <= phases
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_action_found_legal_is_applied_unchecked_only_where_it_was_checked(
+    edition: str,
+) -> None:
+    """TURN-1: ``apply`` takes an action that ``is_legal`` has just found legal without
+    checking it a second time, and only at that very position. At every decision of two
+    games, a copy of the chosen action (not the listing's own object) found legal applies
+    to the position a clone reaches by applying it unasked; an action found legal at the
+    decision before, and illegal now, is refused and changes nothing."""
+    rs = ruleset(edition)
+    refused = 0
+    for seed in (2, 9):
+        sim = Simulator.new(rs, 3, seed=seed, record=False)
+        pick = picker(seed)
+        earlier: list[Action] = []
+        while not sim.is_over:
+            for action in earlier:
+                if not accepted_by_clone(sim, action, record=False):
+                    assert_refused(sim, functools.partial(sim.apply, action))
+                    refused += 1
+            n = sim.legal_count()
+            k = pick(n)
+            chosen = evolve(sim.legal_action(k))
+            other = evolve(sim.legal_action((k + 1) % n))
+            fresh = sim.clone()
+            fresh.apply(evolve(chosen))
+            assert sim.is_legal(other)
+            assert sim.is_legal(chosen)
+            sim.apply(chosen)
+            assert sim.snapshot() == fresh.snapshot()
+            assert sim.legal_actions() == fresh.legal_actions()
+            # ``other`` was found legal last at the position before; ``earlier`` is tried
+            # there again at the next decision.
+            earlier = [other]
+            if sim.is_over:
+                break
+            marked = evolve(sim.legal_action(0))
+            assert sim.is_legal(marked)
+            sim.apply_index(pick(sim.legal_count()))
+            earlier.append(marked)
+    assert refused > 20
+
+
+@pytest.mark.parametrize(
+    ("edition", "players"),
+    [("usa", 4), ("europe", 3), ("india", 2), ("switzerland", 3), ("nordic", 3)],
+)
+def test_decision_facts_are_the_snapshots_parts(edition: str, players: int) -> None:
+    """What the search bot's playouts read at each step without a snapshot (the phase, the
+    seat to act with its hand, trains and tickets, the display, the owners, the final-round
+    trigger and the seat count) is what the snapshot holds, at every decision of a game; the
+    tickets are the snapshot's very tuple, which a playout compares by identity."""
+    rs = ruleset(edition)
+    sim = Simulator.new(rs, players, seed=7, record=False)
+    pick = picker(4)
+    while not sim.is_over:
+        facts = sim._decision_facts()
+        state = sim.snapshot()
+        me = state.players[state.current]
+        assert (facts.phase, facts.seat, facts.hand, facts.trains) == (
+            state.phase,
+            state.current,
+            me.hand,
+            me.trains,
+        )
+        assert (facts.display, facts.owners, facts.final_trigger, facts.players) == (
+            state.display,
+            state.owners,
+            state.final_trigger,
+            players,
+        )
+        assert facts.tickets is me.tickets
+        sim.apply_index(pick(sim.legal_count()))
 
 
 def test_view_is_the_seats_view_of_the_snapshot() -> None:

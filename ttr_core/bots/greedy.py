@@ -21,7 +21,7 @@ the seed is accepted for the common bot interface.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from attrs import frozen
@@ -76,25 +76,20 @@ class Goal:
     """Points at stake (the best value of a country ticket)."""
 
 
-@frozen(slots=False)
 class Situation:
     """What the greedy turn logic reads of a position besides the board: the phase, the
-    seat's hand, the display and the final-round trigger (see `situation`)."""
+    seat's hand, the display and the final-round trigger. Read-only by convention; a plain
+    class, so that compiled code reads its fields directly (one is made per decision)."""
 
-    phase: Phase
-    hand: tuple[int, ...]
-    display: tuple[int, ...]
-    final_trigger: int
+    __slots__ = ("display", "final_trigger", "hand", "phase")
 
-
-def situation(
-    phase: Phase, hand: tuple[int, ...], display: tuple[int, ...], final_trigger: int
-) -> Situation:
-    """The `Situation` of these, made without the attrs ``__init__`` (one per decision)."""
-    return filled(
-        Situation,
-        {"phase": phase, "hand": hand, "display": display, "final_trigger": final_trigger},
-    )
+    def __init__(
+        self, phase: Phase, hand: tuple[int, ...], display: tuple[int, ...], final_trigger: int
+    ) -> None:
+        self.phase = phase
+        self.hand = hand
+        self.display = display
+        self.final_trigger = final_trigger
 
 
 @frozen
@@ -105,10 +100,10 @@ class Edge:
     length: int
 
 
-@frozen(eq=False)
 class MapFacts:
     """What the bot reads of the map, by track and city index (map order): built once per
-    map from the ruleset's public map data (see `map_facts`)."""
+    map from the ruleset's public map data (see `map_facts`). Read-only by convention; a
+    plain class, so that compiled code reads its fields directly."""
 
     ends: tuple[tuple[int, int], ...]
     """Per track, the indices of its two cities."""
@@ -130,15 +125,52 @@ class MapFacts:
     """Per city, whether it is a country's border arrow (a path may end there only)."""
     neighbours: tuple[tuple[tuple[int, int], ...], ...]
     """Per city, its tracks in map order with the city at the other end."""
-    track_index: Mapping[int, int]
+    track_index: dict[int, int]
     """Track id -> track index."""
     track_ids: tuple[int, ...]
     """Per track, its id."""
-    ticket_index: Mapping[int, int]
+    ticket_index: dict[int, int]
     """Ticket id -> ticket index."""
     steps: tuple[tuple[Edge, Edge], ...]
     """Per track, its planned step alone and with its parallel track (the same step if it
     has none): made once, as a plan asks for its steps at every change of the board."""
+    goals: tuple[Goal, ...]
+    """Per ticket, its `Goal` (see `ticket_goals`)."""
+
+    def __init__(
+        self,
+        *,
+        ends: tuple[tuple[int, int], ...],
+        length: tuple[int, ...],
+        longest: int,
+        color: tuple[int, ...],
+        points: tuple[int, ...],
+        twin: tuple[int, ...],
+        group_size: tuple[int, ...],
+        cities: int,
+        border: tuple[bool, ...],
+        neighbours: tuple[tuple[tuple[int, int], ...], ...],
+        track_index: dict[int, int],
+        track_ids: tuple[int, ...],
+        ticket_index: dict[int, int],
+        steps: tuple[tuple[Edge, Edge], ...],
+        goals: tuple[Goal, ...],
+    ) -> None:
+        self.ends = ends
+        self.length = length
+        self.longest = longest
+        self.color = color
+        self.points = points
+        self.twin = twin
+        self.group_size = group_size
+        self.cities = cities
+        self.border = border
+        self.neighbours = neighbours
+        self.track_index = track_index
+        self.track_ids = track_ids
+        self.ticket_index = ticket_index
+        self.steps = steps
+        self.goals = goals
 
 
 MAX_FACTS: Final = 64
@@ -186,6 +218,7 @@ def _read_map(rs: Ruleset) -> MapFacts:
             (Edge(tracks=(r,), length=t.length), Edge(tracks=_pair(r, twin), length=t.length))
             for r, (t, twin) in enumerate(zip(routes, twins, strict=True))
         ),
+        goals=ticket_goals(rs),
     )
 
 
@@ -509,8 +542,8 @@ class GreedyBot(BaseBot):
 
     def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:
         super().__init__(ruleset, seat, seed)
-        self.goals = ticket_goals(ruleset)
         self.facts = map_facts(ruleset)
+        self.goals = self.facts.goals
         self._planned: _Kept | None = None
         """The last board and plan, with what they were made from (see `_board`)."""
         self._colors_of: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -528,7 +561,7 @@ class GreedyBot(BaseBot):
         if phase is Phase.CHOOSE_CARDS:
             return self._choose_card(view, legal)
         board, plan, goals = self._board(view)
-        seen = situation(phase, view.hand, view.display, view.final_trigger)
+        seen = Situation(phase, view.hand, view.display, view.final_trigger)
         return self.turn_choice(seen, board, plan, goals, legal)
 
     def turn_choice(

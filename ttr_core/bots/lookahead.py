@@ -38,7 +38,7 @@ from typing import Final
 from attrs import frozen
 
 from ttr_core.bots.base import BaseBot
-from ttr_core.bots.greedy import Board, Edge, GreedyBot, map_facts, ticket_goals
+from ttr_core.bots.greedy import Board, Edge, GreedyBot, map_facts
 from ttr_core.bots.networks import Network, ticket_network
 from ttr_core.model.actions import (
     Action,
@@ -125,7 +125,7 @@ class LookaheadBot(BaseBot):
     def __init__(self, ruleset: Ruleset, seat: int, seed: int) -> None:
         super().__init__(ruleset, seat, seed)
         self.facts = map_facts(ruleset)
-        self.goals = ticket_goals(ruleset)
+        self.goals = self.facts.goals
         self.greedy = GreedyBot(ruleset, seat, seed)
         """Its colour demand of a planned network is the one the greedy bot uses."""
         self._outlooks: dict[tuple[tuple[int, ...], int, tuple[int, ...], int], Outlook] = {}

@@ -11,11 +11,10 @@ of one of its planned steps.
 
 from __future__ import annotations
 
-from ttr_core.bots.greedy import Board, Edge, Goal, GreedyBot, situation
-from ttr_core.model.state import GameState, Phase
+from ttr_core.bots.greedy import Board, Edge, Goal, GreedyBot, Situation
+from ttr_core.model.state import Phase
 from ttr_core.play.legal import LegalActions
-from ttr_core.play.simulator import Simulator
-from ttr_core.rules.views import view_of
+from ttr_core.play.simulator import DecisionFacts, Simulator
 from ttr_core.ruleset.ruleset import Ruleset
 
 
@@ -60,43 +59,41 @@ class Rollout:
 
     def step(self, sim: Simulator, plans: list[_Plan | None]) -> None:
         """Take the decision of the seat to act; ``plans`` holds each seat's kept plan."""
-        state = sim.snapshot()
-        seat = state.current
+        facts = sim._decision_facts()  # what a turn decision reads, without a snapshot
+        seat = facts.seat
         bot = self.bots.get(seat)
         if bot is None:
             bot = self.bots[seat] = GreedyBot(self.rs, seat, 0)
-        legal = LegalActions(self.rs, state, simulator=sim)
-        phase = state.phase
+        legal = LegalActions(self.rs, None, simulator=sim)
+        phase = facts.phase
         if phase is Phase.TURN or phase is Phase.SECOND_CARD:
-            plan = self._plan(state, plans)
-            seen = situation(phase, state.players[seat].hand, state.display, state.final_trigger)
+            plan = self._plan(facts, plans)
+            seen = Situation(phase, facts.hand, facts.display, facts.final_trigger)
             action = bot.turn_choice(seen, plan.board, plan.edges, plan.goals, legal)
         else:
-            action = bot.choose(view_of(self.rs, state, seat), legal)
+            action = bot.choose(sim.view(seat), legal)
         sim.apply(action)
 
-    def _board(self, state: GameState) -> Board:
-        seat = state.current
-        return Board.at(self.rs, seat, state.owners, state.players[seat].trains, len(state.players))
+    def _board(self, facts: DecisionFacts) -> Board:
+        return Board.at(self.rs, facts.seat, facts.owners, facts.trains, facts.players)
 
-    def _plan(self, state: GameState, plans: list[_Plan | None]) -> _Plan:
+    def _plan(self, facts: DecisionFacts, plans: list[_Plan | None]) -> _Plan:
         """The board and plan of the seat to act, made again only when its tickets or
         trains changed or another seat took every track of one of the planned steps."""
-        seat = state.current
-        me = state.players[seat]
-        owners = state.owners
+        seat = facts.seat
+        owners = facts.owners
         plan = plans[seat]
         if (
             plan is not None
-            and plan.tickets is me.tickets
-            and plan.trains == me.trains
+            and plan.tickets is facts.tickets
+            and plan.trains == facts.trains
             and all(any(owners[r] < 0 for r in edge.tracks) for edge in plan.edges)
         ):
             return plan
-        board = self._board(state)
+        board = self._board(facts)
         bot = self.bots[seat]
         goals = bot.goals
-        pending = [goals[t] for t in me.tickets if not board.completed(goals[t])]
+        pending = [goals[t] for t in facts.tickets if not board.completed(goals[t])]
         edges, _ = bot._route(board, pending)
-        plan = plans[seat] = _Plan(me.tickets, me.trains, board, edges, pending)
+        plan = plans[seat] = _Plan(facts.tickets, facts.trains, board, edges, pending)
         return plan

@@ -10,11 +10,14 @@ is the same object only while the class checks and converts nothing on the way i
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import attrs
 
 T = TypeVar("T")
+
+_NEW: Final = object.__new__
+"""``object.__new__``, looked up once: the compiled build would look it up at every call."""
 
 _FILLABLE: dict[type, bool] = {}
 """Whether each class seen so far may be given its dictionary (see [`fillable`][])."""
@@ -47,6 +50,6 @@ def filled(kind: type[T], fields: dict[str, object]) -> T:
         fits = _FILLABLE[kind] = fillable(kind)
     if not fits:
         return kind(**fields)
-    made: T = object.__new__(kind)
+    made: T = _NEW(kind)
     object.__setattr__(made, "__dict__", fields)
     return made

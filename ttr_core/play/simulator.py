@@ -41,7 +41,7 @@ from ttr_core.model.actions import (
 from ttr_core.model.errors import IllegalActionError, SetupError, quote
 from ttr_core.model.events import LogEntry
 from ttr_core.model.mapdata import MAX_PLAYERS
-from ttr_core.model.state import GameState, PlayerState
+from ttr_core.model.state import GameState, Phase, PlayerState
 from ttr_core.model.strict import check_text
 from ttr_core.rules import (
     card_groups,
@@ -139,6 +139,51 @@ _CHECKS: Final = _checks(
 mechanic. Passing is the simulator's own: it is legal when nothing else is listed."""
 
 
+class DecisionFacts:
+    """What a playout policy reads of the position at each decision: the phase, the seat
+    to act with its hand, trains and tickets, the display, the track owners, the
+    final-round trigger and the number of seats, as a snapshot would hold them.
+
+    Made by ``Simulator._decision_facts`` for the search bot's playouts
+    (`ttr_core.bots.rollout`), which decide at every step on a position only they see and
+    need no snapshot. Read-only by convention.
+    """
+
+    __slots__ = (
+        "display",
+        "final_trigger",
+        "hand",
+        "owners",
+        "phase",
+        "players",
+        "seat",
+        "tickets",
+        "trains",
+    )
+
+    def __init__(
+        self,
+        phase: Phase,
+        seat: int,
+        hand: tuple[int, ...],
+        trains: int,
+        tickets: tuple[int, ...],
+        display: tuple[int, ...],
+        owners: tuple[int, ...],
+        final_trigger: int,
+        players: int,
+    ) -> None:
+        self.phase = phase
+        self.seat = seat
+        self.hand = hand
+        self.trains = trains
+        self.tickets = tickets
+        self.display = display
+        self.owners = owners
+        self.final_trigger = final_trigger
+        self.players = players
+
+
 class Simulator:
     """One game, played in place. Build one with [`new`][] or [`from_state`][] (or
     `ttr_core.Game.simulator`) and copy it with [`clone`][].
@@ -187,6 +232,12 @@ class Simulator:
     _built_a = 0
     _built_b = 0
     _built_cards: tuple[int, ...] = ()
+    _checked: object = None
+    """The action that [`is_legal`][] last found legal with its rule's check, at version
+    ``_checked_at``, and the function that check gave to apply it: applying that very
+    object at that version needs no second check."""
+    _checked_at = -1
+    _checked_do: Callable[[], None] | None = None
 
     def __init__(
         self,
@@ -364,6 +415,23 @@ class Simulator:
         ``listing`` plays the same game and was loaded with a redacted state of ``seat``,
         with no change since but those of this method (see ``_changes``)."""
         self._table.copy_seat_view_into(listing._table, seat)
+
+    def _decision_facts(self) -> DecisionFacts:
+        """The [`DecisionFacts`][] of the position: what the search bot's playouts read at
+        each step, from the table, where a snapshot would build the whole position."""
+        t = self._table
+        seat = t.current
+        return DecisionFacts(
+            t.frozen_phase(),
+            seat,
+            t.hand(seat),
+            t.trains[seat],
+            t.tickets[seat],
+            t.shown_display(),
+            t.board_tuples()[0],
+            t.final_trigger,
+            t.players,
+        )
 
     def _changes(self) -> int:
         """A number that is different after every change of the position."""
@@ -753,8 +821,11 @@ class Simulator:
         if action is self._built and self._built_at == t.version == self._listed:
             # The very object the listing built at this position: legal by construction.
             self._built = None
+        elif action is self._checked and self._checked_at == t.version:
+            do = self._checked_do  # checked by is_legal at this very position
         else:
             do = self._check(action)
+        self._checked = self._checked_do = None
         if self._seeded and t.chance is None:
             t.version += 1
             if do is None:
@@ -808,9 +879,12 @@ class Simulator:
                 return self._blind
             return phase == TURN and self._tickets
         try:
-            self._check(action)
+            do = self._check(action)
         except IllegalActionError:
             return False
+        self._checked = action
+        self._checked_at = t.version
+        self._checked_do = do
         return True
 
     def _check(self, action: object) -> Callable[[], None]:

@@ -104,11 +104,14 @@ def view_of(rs: Ruleset, state: GameState, seat: object) -> PlayerView:
 
 def public_player(seat: int, player: PlayerState) -> PublicPlayer:
     """What everyone knows of ``player``, who sits in ``seat``."""
+    hand_size = 0
+    for n in player.hand:  # a loop: the compiled build would call sum() as a Python function
+        hand_size += n
     return filled(
         PublicPlayer,
         {
             "seat": seat,
-            "hand_size": sum(player.hand),
+            "hand_size": hand_size,
             "trains": player.trains,
             "tickets": len(player.tickets),
             "score": player.score,
