@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, MutableSequence, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -898,6 +898,32 @@ class _Index:
 
     def __index__(self) -> int:
         return self.value
+
+
+def test_a_listing_is_a_sequence_with_every_sequence_method() -> None:
+    """``LegalActions`` is a ``Sequence`` (by registration, see ``SequenceBase``) and has
+    every method a Sequence gives: ``reversed``, ``index`` (with ``start`` and ``stop``, and
+    ``ValueError`` for an action not listed there) and ``count``, agreeing with the list of
+    its actions."""
+    game = Game.new("usa", 2, seed=3)
+    legal = game.legal_actions()
+    listed = list(legal)
+    assert isinstance(legal, Sequence) and not isinstance(legal, MutableSequence)
+    assert list(reversed(legal)) == listed[::-1]
+    for i, action in enumerate(listed):
+        assert legal.index(action) == listed.index(action) == i
+        assert legal.count(action) == 1
+        assert legal.index(action, i, i + 1) == i
+    last = listed[-1]
+    assert legal.index(last, -1) == len(listed) - 1
+    with pytest.raises(ValueError):
+        legal.index(last, 0, -1)
+    game.apply(listed[0])
+    gone = next(a for a in listed if a not in game.legal_actions())
+    with pytest.raises(ValueError):
+        game.legal_actions().index(gone)
+    assert game.legal_actions().count(gone) == 0
+    assert list(legal) == listed  # the old listing still lists its own position
 
 
 def test_a_listing_is_indexed_as_a_list_is() -> None:

@@ -316,8 +316,10 @@ class Game:
             caused: list[Event] = []
             self._sim.apply(action, seat=seat, events=caused)
             tape.events.append(tuple(caused))
+        elif seat is None:
+            self._sim._apply_checked(action)  # the game's simulator records nothing
         else:
-            self._sim._apply_unrecorded(action, seat)  # the game's simulator records nothing
+            self._sim._apply_unrecorded(action, seat)
         tape.read = False
         self._state = None
         self._legal = None

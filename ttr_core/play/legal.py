@@ -24,6 +24,7 @@ from typing import SupportsIndex, cast, overload
 
 from ttr_core.model.actions import Action, Pass
 from ttr_core.model.errors import SetupError
+from ttr_core.model.native import SequenceBase
 from ttr_core.model.state import GameState
 from ttr_core.play.functional import PositionCache, simulator_at
 from ttr_core.play.seeded_replay import Tape
@@ -31,7 +32,7 @@ from ttr_core.play.simulator import Simulator
 from ttr_core.ruleset.ruleset import Ruleset
 
 
-class LegalActions(Sequence[Action]):
+class LegalActions(SequenceBase[Action]):
     """The legal actions of the player to decide in ``state``: ``len``, index, iterate, ``in``.
 
     Pass ``simulator``, a simulator at ``state`` (its ``snapshot()`` is ``state`` itself),
@@ -142,7 +143,8 @@ class LegalActions(Sequence[Action]):
             k = i + n if i < 0 else i
             if not 0 <= k < n:
                 raise IndexError("legal action index out of range")
-            return self._at._listed_action(k)
+            sim = self._sim if self._table.version == self._version else self._at
+            return sim._listed_action(k)
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
         return self[operator.index(cast(SupportsIndex, i))]
@@ -151,11 +153,29 @@ class LegalActions(Sequence[Action]):
         for i in range(self._n):
             yield self._at._listed_action(i)
 
+    def __reversed__(self) -> Iterator[Action]:
+        for i in range(self._n - 1, -1, -1):
+            yield self._at._listed_action(i)
+
     def __contains__(self, action: object) -> bool:
         return self._at.is_legal(action)
 
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The position of ``value`` among the legal actions (from ``start`` up to
+        ``stop``), as ``Sequence.index``.
+
+        :raises ValueError: ``value`` is not listed there.
+        """
+        for i in range(*slice(start, stop).indices(self._n)):
+            if self._at._listed_action(i) == value:
+                return i
+        raise ValueError(f"{value!r} is not a legal action here")
+
     def __repr__(self) -> str:
         return f"<LegalActions: {self._n} actions>"
+
+
+Sequence.register(LegalActions)  # a Sequence by registration: see SequenceBase
 
 
 def legal_actions(rs: Ruleset, state: GameState) -> LegalActions:
