@@ -58,6 +58,15 @@ _TAKE = tuple(TakeFaceUp(card=c) for c in range(NUM_KINDS))
 _BLIND = DrawBlind()
 _TICKETS = DrawTickets()
 
+# The phases, read once: each ``Phase.X`` would go through the enum class's attribute
+# hook, several hundred instructions, at every decision.
+_OPENING_TICKETS: Final = Phase.OPENING_TICKETS
+_KEEP_TICKETS: Final = Phase.KEEP_TICKETS
+_TURN: Final = Phase.TURN
+_SECOND_CARD: Final = Phase.SECOND_CARD
+_TUNNEL: Final = Phase.TUNNEL
+_CHOOSE_CARDS: Final = Phase.CHOOSE_CARDS
+
 
 def _locomotive_cost(action: ClaimRoute | ClaimWithGroups) -> int:
     """How dear a claim is in locomotives; a group of any cards counts as dearer than one."""
@@ -554,11 +563,11 @@ class GreedyBot(BaseBot):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The greedy choice for the current phase (always one of ``legal``)."""
         phase = view.phase
-        if phase is Phase.OPENING_TICKETS or phase is Phase.KEEP_TICKETS:
+        if phase is _OPENING_TICKETS or phase is _KEEP_TICKETS:
             return self._keep(view, legal)
-        if phase is Phase.TUNNEL:
+        if phase is _TUNNEL:
             return self._tunnel(legal)
-        if phase is Phase.CHOOSE_CARDS:
+        if phase is _CHOOSE_CARDS:
             return self._choose_card(view, legal)
         board, plan, goals = self._board(view)
         seen = Situation(phase, view.hand, view.display, view.final_trigger)
@@ -575,7 +584,7 @@ class GreedyBot(BaseBot):
         """The greedy choice of a turn's action or of a second card, given the board, the
         plan for the unfinished tickets and those tickets' goals (see `choose`)."""
         hand = seen.hand
-        if seen.phase is Phase.SECOND_CARD:
+        if seen.phase is _SECOND_CARD:
             return self._draw(seen, legal, plan) or legal[0]
         if seen.final_trigger >= 0:
             last = self._last_turn(board, hand, legal, goals)
@@ -985,7 +994,7 @@ class GreedyBot(BaseBot):
             for c in range(LOCO):
                 if deficit[c] == lack and c in on_display and _TAKE[c] in legal:
                     return _TAKE[c]
-        if plan and seen.phase is Phase.TURN and 0 < lacking <= 2 and _TAKE[LOCO] in legal:
+        if plan and seen.phase is _TURN and 0 < lacking <= 2 and _TAKE[LOCO] in legal:
             return _TAKE[LOCO]
         if _BLIND in legal:
             return _BLIND
@@ -1001,7 +1010,7 @@ class GreedyBot(BaseBot):
     ) -> Action:
         """When nothing planned applies: the longest claim the bot can pay for (in a turn,
         given the ``board``), else the first legal action (a pass when it is the only one)."""
-        if seen is not None and board is not None and seen.phase is Phase.TURN:
+        if seen is not None and board is not None and seen.phase is _TURN:
             free = board.free_tracks()
             claim = self._best_claim_of(seen.hand, legal, free, [])
             if claim is not None:

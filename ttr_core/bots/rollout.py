@@ -11,11 +11,17 @@ of one of its planned steps.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ttr_core.bots.greedy import Board, Edge, Goal, GreedyBot, Situation
 from ttr_core.model.state import Phase
 from ttr_core.play.legal import LegalActions
 from ttr_core.play.simulator import DecisionFacts, Simulator
 from ttr_core.ruleset.ruleset import Ruleset
+
+_TURN: Final = Phase.TURN
+_SECOND_CARD: Final = Phase.SECOND_CARD
+"""Read once: ``Phase.X`` goes through the enum class's attribute hook at every step."""
 
 
 class _Plan:
@@ -66,7 +72,7 @@ class Rollout:
             bot = self.bots[seat] = GreedyBot(self.rs, seat, 0)
         legal = LegalActions(self.rs, None, simulator=sim)
         phase = facts.phase
-        if phase is Phase.TURN or phase is Phase.SECOND_CARD:
+        if phase is _TURN or phase is _SECOND_CARD:
             plan = self._plan(facts, plans)
             seen = Situation(phase, facts.hand, facts.display, facts.final_trigger)
             action = bot.turn_choice(seen, plan.board, plan.edges, plan.goals, legal)

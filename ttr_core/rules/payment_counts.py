@@ -418,6 +418,32 @@ def recount_hand(t: Table, p: int) -> None:
         _set_gray(t, p, tab.gray_number(gray_key(tab, hands, base), hands, base))
 
 
+def copy_hand_counts(src: Table, dst: Table, p: int) -> None:
+    """Give ``dst`` seat ``p``'s payment counts from ``src``, whose seat ``p`` holds the
+    same hand and whose colour blocks' claim counts are the same: what [`recount_hand`][]
+    of ``dst`` makes, without counting again (as a seat's view of a position is brought
+    up to date). The gray counts are numbered in ``dst``'s own memo, which so learns that
+    hand and no other, as it would by counting."""
+    tab = dst.claims
+    had = src.claims
+    if had.rows is not tab.rows:  # tables not shared: nothing to take over
+        recount_hand(dst, p)
+        return
+    base = p * NUM_KINDS
+    pay = dst.pay_count
+    held = src.pay_count
+    for c in tab.colored:
+        pay[base + c] = held[base + c]
+    dst.claim_sum[p] = src.claim_sum[p]
+    if tab.has_gray:
+        g = src.gray_id[p]
+        key = had.gray_keys[g]
+        found = tab.gray_ids.get(key)
+        if found is None:
+            found = tab._number(key, had.gray_values[g])
+        _set_gray(dst, p, found)
+
+
 def _recount_colored(t: Table, p: int) -> None:
     """Recompute seat ``p``'s payment counts of the coloured blocks and its ``claim_sum``."""
     tab = t.claims

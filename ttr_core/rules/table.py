@@ -20,7 +20,7 @@ from ttr_core.model.filled import filled
 from ttr_core.model.state import CardChoice, GameState, Phase, PlayerState, TunnelAttempt
 from ttr_core.rules.double_routes import claim_closes_parallel, tracks_of
 from ttr_core.rules.index import GroupShape, RulesetIndex, RulesetMemos, index_of, memos_of
-from ttr_core.rules.payment_counts import claim_tables, recount_hand
+from ttr_core.rules.payment_counts import claim_tables, copy_hand_counts, recount_hand
 
 if TYPE_CHECKING:
     from ttr_core.model import events as ev
@@ -372,7 +372,7 @@ class Table:
         other.choice = self.choice
         if other.hands[base:end] != self.hands[base:end]:
             other.hands[base:end] = self.hands[base:end]
-            recount_hand(other, seat)
+            copy_hand_counts(self, other, seat)
         other.claim_sum[seat] = self.claim_sum[seat]  # the same hand and rows
         other.version += 1
         other._snap = None
