@@ -638,7 +638,7 @@ def parallel_rows(run: Runner, py: Pythons, sizes: Sizes) -> list[Row]:
     measured = f"{speedup:.2f}× (CPU {two.get('cpu_ratio', '?')}× of jobs 1)"
     rows = [Row(what, measured, against, speedup, "≥ 1.7×", speedup >= 1.7)]
     again = pick(lines, where="2-local-processes-again")
-    if again is not None:  # a later run of the same process: its fork server is running
+    if again is not None:  # a later run of the same process
         later = float(again["speedup"])
         rows.append(
             Row(

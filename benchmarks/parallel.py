@@ -3,9 +3,9 @@
 Plays the same run four ways through :func:`ttr_core.batch.runs.play_games`, the code path
 of ``ttr simulate --jobs`` and ``--scheduler``: by default 200 four-player USA games
 between greedy bots. Each figure is the whole run. The first run on two local processes
-includes starting the workers (and the fork server they are forked from, where the
-platform has one); the second is a later run of the same process, whose fork server is
-running. Starting the Dask cluster (a ``distributed.LocalCluster`` of two worker
+includes starting the workers (forked from this process, which runs a single thread, on
+Linux; else from the fork server, which the first run starts); the second is a later run
+of the same process. Starting the Dask cluster (a ``distributed.LocalCluster`` of two worker
 processes with one thread each) is not included. The runs must give the same results,
 and the script checks that they do.
 

@@ -153,6 +153,71 @@ def test_workers_take_the_environment_of_the_process_at_the_start_of_each_run(
     assert list(run_in_order(echo_environment, seeds(2), jobs=2)) == ["set later"] * 2
 
 
+START_METHODS = """\
+import threading
+from ttr_core.batch.parallel import single_threaded, worker_context
+
+def method():
+    return worker_context().get_start_method()
+
+alone = (single_threaded(), method())
+release = threading.Event()
+thread = threading.Thread(target=release.wait)
+thread.start()
+busy = (single_threaded(), method())
+release.set()
+thread.join()
+print(alone, busy, (single_threaded(), method()))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads counted in /proc")
+def test_workers_are_forked_from_a_process_with_one_thread_else_from_the_fork_server() -> None:
+    """A thread that could hold a lock in the copy, as a progress bar's, sends the
+    workers of the pools started meanwhile to the fork server."""
+    done = subprocess.run(
+        [sys.executable, "-c", START_METHODS], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.split("\n") == [
+        "(True, 'fork') (False, 'forkserver') (True, 'fork')",
+        "",
+    ]
+
+
+FORKED_RUNS = """\
+import os
+from parallel_bots import ECHOED, dies_on_game_one, echo_environment
+from ttr_core.batch.parallel import GameFailure, run_in_order, worker_context
+
+if __name__ == "__main__":
+    assert worker_context().get_start_method() == "fork"
+    outcomes = list(run_in_order(dies_on_game_one, [11, 12, 13, 14], jobs=2))
+    print(isinstance(outcomes[1], GameFailure), [outcomes[i] for i in (0, 2, 3)])
+    os.environ[ECHOED] = "set later"
+    print(list(run_in_order(echo_environment, [1, 2], jobs=2)))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads counted in /proc")
+def test_workers_forked_from_this_process_lose_no_game_and_take_each_runs_environment() -> None:
+    """The guarantees of the fork server's workers hold for workers forked directly: a
+    game that kills its worker every time fails alone, and a later run's workers see
+    the environment at its start."""
+    tests = str(Path(__file__).resolve().parents[1])
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", FORKED_RUNS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == ["True [11, 13, 14]", "['set later', 'set later']"]
+
+
 class LostWorkers(Exception):
     """What the futures of :class:`LosingExecutor` fail with (Dask's ``KilledWorker``)."""
 

@@ -24,8 +24,9 @@ them costs little beside playing them. Nothing is lost when something fails:
   for [`WORKER_TIMEOUT`][] seconds (``worker_timeout``, ``TTR_WORKER_TIMEOUT``) ends
   the run with a [`ClusterError`][], after the outcomes of the games already finished.
 
-Local worker processes ignore SIGINT, so Ctrl-C in a terminal stops the main process
-only, without a traceback from any worker. Every way a run ends (its last game, the
+Local worker processes never inherit a thread of the main process (see
+[`worker_context`][]), and they ignore SIGINT, so Ctrl-C in a terminal stops the main
+process only, without a traceback from any worker. Every way a run ends (its last game, the
 consumer closing it, Ctrl-C, an error) shuts a local pool down completely before the
 run returns. Dask is imported only when a scheduler is given.
 """
@@ -39,6 +40,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -83,6 +85,9 @@ JOBS_VARIABLE = "TTR_JOBS"
 ``ttr study`` use when ``--jobs`` is not given (default: every local core)."""
 WATCH_INTERVAL = 1.0
 """Seconds between two looks at the workers of a Dask cluster during a run."""
+THREAD_EXIT_WAIT = 0.01
+"""Seconds [`single_threaded`][] waits at most for threads that have ended to leave the
+operating system's list."""
 DASK_INSTALL = install_command("dask")
 """The command that installs what ``scheduler`` needs."""
 
@@ -222,10 +227,11 @@ def run_in_order(
     [`resolve_worker_timeout`][]) while the scheduler has no worker, and warns with a
     [`WorkerLostWarning`][] when a worker leaves the cluster unexpectedly.
 
-    Local workers never inherit this process's threads or state: they are forked from a
-    fork server started once per process, or spawned where the platform has none (see
-    [`worker_context`][]). Either way the main module is imported again, so a script must
-    keep its work under ``if __name__ == "__main__":``.
+    Local workers never inherit this process's threads: they are forked from this process
+    while it runs a single thread, else from a fork server started once per process, or
+    spawned where the platform has neither (see [`worker_context`][]). The last two import
+    the main module again, so a script must keep its work under
+    ``if __name__ == "__main__":``.
 
     :raises ValueError: ``jobs`` is less than 1, or a scheduler is given and the
         no-worker timeout is not a positive number.
@@ -273,22 +279,59 @@ with them imported: the main module (as a spawned worker would import it) and th
 
 
 def worker_context() -> multiprocessing.context.BaseContext:
-    """How local worker processes start: forked from Python's fork server where the
-    platform has one (POSIX), else spawned.
+    """How the local worker processes of a pool start, chosen each time a pool starts.
 
-    The fork server is a fresh interpreter started once per process, at the first run with
-    local workers; it imports [`PRELOADED`][] (``multiprocessing.set_forkserver_preload``,
-    which replaces any list set before), and every later worker of every run is forked from
-    it in a few milliseconds instead of importing the library again. Like a spawned worker,
-    a worker forked from it has no threads of the main process, imports the main module
-    (already imported by the server) and takes the main process's environment, working
-    directory and ``sys.path`` at the start of the run.
+    * Forked from this process while it runs a single thread ([`single_threaded`][]): a
+      worker starts in a few milliseconds with everything this process has imported and
+      built (its library, its rulesets and their tables), and no thread can have left a
+      lock held in the copy.
+    * Else forked from Python's fork server where the platform has one (POSIX): a fresh
+      interpreter started once per process, at the first run that needs it, which imports
+      [`PRELOADED`][] (``multiprocessing.set_forkserver_preload``, which replaces any list
+      set before); every later worker of every run is forked from it in milliseconds
+      instead of importing the library again. Like a spawned worker, such a worker has no
+      threads of the main process, imports the main module (already imported by the
+      server) and takes the main process's environment, working directory and
+      ``sys.path`` at the start of the run.
+    * Else spawned.
     """
+    if single_threaded():
+        return multiprocessing.get_context("fork")
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(list(PRELOADED))
         return context
     return multiprocessing.get_context("spawn")
+
+
+def single_threaded() -> bool:
+    """Whether this process runs one thread alone, counting the threads of the operating
+    system (those of C libraries too, which ``threading`` does not see): read from
+    ``/proc`` on Linux, and false elsewhere, where forking is left alone.
+
+    A thread that has just ended stays listed for a moment (a millisecond or two) after
+    ``join`` returns, as the management thread of the run before does: while ``threading``
+    knows of no other thread, the count is read again for up to [`THREAD_EXIT_WAIT`][]
+    seconds.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    deadline: float | None = None
+    while True:
+        try:
+            threads = len(os.listdir("/proc/self/task"))
+        except OSError:
+            return False
+        if threads == 1:
+            return True
+        if threading.active_count() > 1:
+            return False
+        now = time.monotonic()
+        if deadline is None:
+            deadline = now + THREAD_EXIT_WAIT
+        elif now >= deadline:
+            return False
+        time.sleep(THREAD_EXIT_WAIT / 50)
 
 
 @contextlib.contextmanager
@@ -345,7 +388,6 @@ class _LocalPool:
         self.executor: ProcessPoolExecutor | None = None
 
     def start(self) -> Executor:
-        # Not forked from this process: it may have threads (a progress bar, a server).
         self.executor = ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=worker_context(),
