@@ -26,8 +26,8 @@ them costs little beside playing them. Nothing is lost when something fails:
 
 Local worker processes never inherit a thread of the main process (see
 [`worker_context`][]), and they ignore SIGINT, so Ctrl-C in a terminal stops the main
-process only, without a traceback from any worker. Every way a run ends (its last game, the
-consumer closing it, Ctrl-C, an error) shuts a local pool down completely before the
+process only, without a traceback from any worker. Every way a run ends (its last game,
+the consumer closing it, Ctrl-C, an error) shuts a local pool down completely before the
 run returns. Dask is imported only when a scheduler is given.
 """
 
