@@ -95,6 +95,15 @@ def dies_on_game_one(index: int, seed: int) -> int:
     return seed
 
 
+def sigterm_handling(index: int, seed: int) -> str:
+    """A task that tells how the process playing it handles SIGTERM: ``default``,
+    ``ignored`` or ``python`` (a handler written in Python)."""
+    handler = signal.getsignal(signal.SIGTERM)
+    if handler == signal.SIG_DFL:
+        return "default"
+    return "ignored" if handler == signal.SIG_IGN else "python"
+
+
 ECHOED = "TTR_TEST_ECHOED"
 """The environment variable :func:`echo_environment` reads in its worker."""
 

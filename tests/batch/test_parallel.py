@@ -187,7 +187,8 @@ def test_workers_are_forked_from_a_process_with_one_thread_else_from_the_fork_se
 
 FORKED_RUNS = """\
 import os
-from parallel_bots import ECHOED, dies_on_game_one, echo_environment
+import signal
+from parallel_bots import ECHOED, dies_on_game_one, echo_environment, sigterm_handling
 from ttr_core.batch.parallel import GameFailure, run_in_order, worker_context
 
 if __name__ == "__main__":
@@ -196,6 +197,8 @@ if __name__ == "__main__":
     print(isinstance(outcomes[1], GameFailure), [outcomes[i] for i in (0, 2, 3)])
     os.environ[ECHOED] = "set later"
     print(list(run_in_order(echo_environment, [1, 2], jobs=2)))
+    signal.signal(signal.SIGTERM, lambda number, frame: None)
+    print(sigterm_handling(0, 1), list(run_in_order(sigterm_handling, [1, 2], jobs=2)))
 """
 
 
@@ -203,8 +206,9 @@ if __name__ == "__main__":
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads counted in /proc")
 def test_workers_forked_from_this_process_lose_no_game_and_take_each_runs_environment() -> None:
     """The guarantees of the fork server's workers hold for workers forked directly: a
-    game that kills its worker every time fails alone, and a later run's workers see
-    the environment at its start."""
+    game that kills its worker every time fails alone, a later run's workers see the
+    environment at its start, and a signal handler of the main process is not theirs (a
+    SIGTERM that only calls it would not end a worker of a broken pool)."""
     tests = str(Path(__file__).resolve().parents[1])
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, *sys.path])}
     done = subprocess.run(
@@ -215,7 +219,11 @@ def test_workers_forked_from_this_process_lose_no_game_and_take_each_runs_enviro
         env=environment,
     )
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.splitlines() == ["True [11, 13, 14]", "['set later', 'set later']"]
+    assert done.stdout.splitlines() == [
+        "True [11, 13, 14]",
+        "['set later', 'set later']",
+        "python ['default', 'default']",
+    ]
 
 
 class LostWorkers(Exception):

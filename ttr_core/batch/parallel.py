@@ -262,9 +262,22 @@ def _run_here(
 
 
 def _start_worker(environment: dict[str, str]) -> None:
-    """Worker start-up: ignore SIGINT (it arrives blocked, see `_sigint_blocked`) and take
-    the environment of the process that started the pool, as a spawned worker would (a
-    worker forked from the fork server would otherwise keep the server's)."""
+    """Worker start-up: ignore SIGINT (it arrives blocked, see `_sigint_blocked`), give
+    every other signal handled in Python its default action back, and take the
+    environment of the process that started the pool, as a spawned worker would.
+
+    A worker forked from the main process would otherwise run the main process's
+    handlers (one that only notes a SIGTERM would keep a broken pool from ending its
+    workers), and one forked from the fork server would keep the server's environment.
+    """
+    for number in signal.valid_signals():
+        if number == signal.SIGINT:
+            continue
+        try:
+            if callable(signal.getsignal(number)):
+                signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            continue
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
