@@ -4,6 +4,7 @@ cleanly however the run ends, and the Dask extra and its no-worker timeout."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -26,6 +27,7 @@ from parallel_bots import (
     fails,
     later_first,
 )
+from processes import DEADLINE, python_process, read_rest, ttr_process
 
 from ttr_core import Ruleset, hookimpl
 from ttr_core.batch.parallel import (
@@ -377,39 +379,17 @@ def test_a_malformed_scheduler_address_is_one_error_line(
     )
 
 
-def ttr_process(*args: str, **popen: Any) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "ttr_core", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        **popen,
-    )
-
-
-def read_all(proc: subprocess.Popen[str], first: list[str]) -> tuple[list[str], str]:
-    """The rest of the output lines after ``first``, and standard error, once it exits.
-
-    The reader that read ``first`` reads the rest: communicate() would skip what it holds.
-    """
-    assert proc.stdout is not None and proc.stderr is not None
-    rest = proc.stdout.read().splitlines()
-    err = proc.stderr.read()
-    proc.wait(timeout=120)
-    return [*first, *rest], err
-
-
 @pytest.mark.slow
 def test_ctrl_c_stops_a_run_on_worker_processes_without_worker_tracebacks() -> None:
     """Ctrl-C in a terminal signals every process of the foreground group, workers too."""
     # Its own process group, as a terminal's foreground job.
     args = ("simulate", "--games", "500", "--jobs", "2", "--json")
-    with ttr_process(*args, start_new_session=True) as proc:
+    with ttr_process(*args) as proc:
         assert proc.stdout is not None
         first = [proc.stdout.readline(), proc.stdout.readline()]
         time.sleep(0.2)
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = read_all(proc, first)
+        out, err = read_rest(proc, first)
     lines = [json.loads(line) for line in out]
     assert proc.returncode == 130
     assert err == f"ttr: interrupted after {len(lines)} of 500 games\n"
@@ -428,7 +408,7 @@ def test_worker_processes_ignore_sigint() -> None:
         assert len(workers) >= 2
         for worker in workers:
             os.kill(worker.pid, signal.SIGINT)
-        out, err = read_all(proc, first)
+        out, err = read_rest(proc, first)
     assert (proc.returncode, err) == (0, "")
     assert [json.loads(line)["seed"] for line in out] == seeds(40)
 
@@ -491,19 +471,13 @@ def test_runs_on_worker_processes_exit_without_a_word_on_standard_error() -> Non
     """Several ``ttr simulate --jobs 2`` runs, and a program that closes a run early,
     print nothing on standard error (no ``OSError`` from the pool's exit handler)."""
     args = ("simulate", "--jobs", "2", "--games", "4", "--players", "2", "--json")
-    runs = [ttr_process(*args) for _ in range(3)]
-    runs.append(
-        subprocess.Popen(
-            [sys.executable, "-c", CLOSE_EARLY],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-    )
-    for proc in runs:
-        out, err = proc.communicate(timeout=120)
-        assert (proc.returncode, err) == (0, "")
-        assert len(out.splitlines()) == (4 if proc is not runs[-1] else 1)
+    with contextlib.ExitStack() as stack:
+        runs = [stack.enter_context(ttr_process(*args)) for _ in range(3)]
+        closing = stack.enter_context(python_process(CLOSE_EARLY))
+        for proc in [*runs, closing]:
+            out, err = proc.communicate(timeout=DEADLINE)
+            assert (proc.returncode, err) == (0, "")
+            assert len(out.splitlines()) == (4 if proc is not closing else 1)
 
 
 def test_the_no_worker_timeout_is_a_positive_number_of_seconds(

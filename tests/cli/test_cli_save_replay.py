@@ -11,13 +11,14 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from attrs import evolve
+from processes import DEADLINE, read_rest, ttr_process
 
 from ttr_core import Ruleset
 from ttr_core.batch.runs import GameResult, PlayerResult, play_game, simulate, summarize
@@ -440,16 +441,12 @@ class SlowBot(RandomBot):
 """
 
 
-def start(*args: str, cwd: Path | None = None) -> subprocess.Popen[str]:
-    """Start ``ttr`` in a real process that Ctrl-C (SIGINT) interrupts."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "ttr_core", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=cwd,
-        # A shell may start background jobs with SIGINT ignored; the run must see it.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+def start(*args: str, cwd: Path | None = None) -> AbstractContextManager[subprocess.Popen[str]]:
+    """``ttr`` in a real process that Ctrl-C (SIGINT) interrupts, in a process group of
+    its own that is killed, workers included, if it runs past its deadline."""
+    # A shell may start background jobs with SIGINT ignored; the run must see it.
+    return ttr_process(
+        *args, cwd=cwd, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
     )
 
 
@@ -461,29 +458,13 @@ def wait_for(condition: Any, proc: subprocess.Popen[str]) -> None:
         time.sleep(0.02)
 
 
-def read_to_the_end(proc: subprocess.Popen[str], timeout: float = 60) -> tuple[str, str]:
-    """The rest of the output of a process that was read from before (``communicate()``
-    would skip the lines that ``readline()`` has already buffered), killed after
-    ``timeout`` seconds."""
-    assert proc.stdout is not None and proc.stderr is not None
-    killer = threading.Timer(timeout, proc.kill)
-    killer.start()
-    try:
-        with proc:  # closes the pipes and waits
-            rest = proc.stdout.read()
-            err = proc.stderr.read()
-    finally:
-        killer.cancel()
-    return rest, err
-
-
 def test_ctrl_c_in_json_mode_keeps_the_lines_of_finished_games() -> None:
-    proc = start("simulate", "--games", "2000", "--json")
-    assert proc.stdout is not None
-    first = [proc.stdout.readline(), proc.stdout.readline()]
-    proc.send_signal(signal.SIGINT)
-    rest, err = read_to_the_end(proc)
-    lines = [json.loads(line) for line in [*first, *rest.splitlines()]]
+    with start("simulate", "--games", "2000", "--json") as proc:
+        assert proc.stdout is not None
+        first = [proc.stdout.readline(), proc.stdout.readline()]
+        proc.send_signal(signal.SIGINT)
+        out, err = read_rest(proc, first)
+    lines = [json.loads(line) for line in out]
     assert proc.returncode == 130
     assert err == f"ttr: interrupted after {len(lines)} of 2000 games\n"
     assert 2 <= len(lines) < 2000
@@ -491,10 +472,10 @@ def test_ctrl_c_in_json_mode_keeps_the_lines_of_finished_games() -> None:
 
 def test_ctrl_c_in_table_mode_summarises_the_finished_games(tmp_path: Path) -> None:
     records = tmp_path / "records"
-    proc = start("simulate", "--games", "2000", "--save", str(records))
-    wait_for(lambda: records.is_dir() and len(list(records.glob("*.json"))) >= 2, proc)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    with start("simulate", "--games", "2000", "--save", str(records)) as proc:
+        wait_for(lambda: records.is_dir() and len(list(records.glob("*.json"))) >= 2, proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=DEADLINE)
     assert proc.returncode == 130
     assert err.startswith("ttr: interrupted after ") and err.endswith(" of 2000 games\n")
     done = int(err.split()[3])
@@ -509,10 +490,10 @@ def test_ctrl_c_in_table_mode_summarises_the_finished_games(tmp_path: Path) -> N
 
 def test_ctrl_c_before_any_game_finished(tmp_path: Path) -> None:
     (tmp_path / "slow_bot.py").write_text(textwrap.dedent(SLOW_BOT))
-    proc = start("simulate", "--games", "3", "--bots", "slow_bot:SlowBot", cwd=tmp_path)
-    wait_for(lambda: (tmp_path / "started").exists(), proc)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    with start("simulate", "--games", "3", "--bots", "slow_bot:SlowBot", cwd=tmp_path) as proc:
+        wait_for(lambda: (tmp_path / "started").exists(), proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=DEADLINE)
     assert (proc.returncode, out, err) == (130, "", "ttr: interrupted after 0 of 3 games\n")
 
 
