@@ -379,6 +379,24 @@ def test_a_malformed_scheduler_address_is_one_error_line(
     )
 
 
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks")
+def test_a_ctrl_c_anywhere_in_a_run_holds_no_lock_and_shuts_the_pool_down() -> None:
+    """A KeyboardInterrupt at any instruction a Ctrl-C can reach ends the run with its
+    pool shut down (see ``interrupt_points``). Inside ``concurrent.futures.wait`` it could
+    come just after a lock was taken: the thread completing the next game then waited for
+    that lock for ever, and so did the shutdown."""
+    tests = str(Path(__file__).resolve().parents[1])
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, *sys.path])}
+    with python_process(
+        "import sys, interrupt_points; sys.exit(interrupt_points.main(300))",
+        env=environment,
+    ) as proc:
+        out, err = proc.communicate(timeout=DEADLINE)
+    assert (proc.returncode, err) == (0, ""), out
+    interrupted, of = map(int, out.split()[1::2])
+    assert of == 300 and interrupted > of // 2, out
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_a_run_on_worker_processes_without_worker_tracebacks() -> None:
     """Ctrl-C in a terminal signals every process of the foreground group, workers too."""

@@ -45,14 +45,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    CancelledError,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    wait,
-)
+from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
@@ -262,7 +255,7 @@ def _run_here(
 
 
 def _start_worker(environment: dict[str, str]) -> None:
-    """Worker start-up: ignore SIGINT (it arrives blocked, see `_sigint_blocked`), give
+    """Worker start-up: ignore SIGINT (it arrives blocked, see `_run_pooled`), give
     every other signal handled in Python its default action back, and take the
     environment of the process that started the pool, as a spawned worker would.
 
@@ -347,21 +340,39 @@ def single_threaded() -> bool:
         time.sleep(THREAD_EXIT_WAIT / 50)
 
 
-@contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread during the block, so that a worker process started
-    in it inherits the blocked signal until it ignores it; a Ctrl-C pressed meanwhile is
-    delivered when the block ends, not lost."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
-        threading.main_thread()
-    ):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+_HAS_SIGMASK = hasattr(signal, "pthread_sigmask")
+_SIGINT = frozenset({signal.SIGINT})
+
+
+class _SigintBlock:
+    """SIGINT blocked in the main thread, the only one where Python runs signal handlers,
+    and let through again on demand (see `_run_pooled`). A Ctrl-C pressed while it is
+    blocked is delivered when it is let through, not lost."""
+
+    def __init__(self) -> None:
+        self.mask: set[Any] | None = None
+        """The thread's signal mask before SIGINT was blocked (None: not blocked here)."""
+
+    def block(self) -> None:
+        """Block SIGINT, if this is the main thread of a platform with signal masks."""
+        if _HAS_SIGMASK and threading.current_thread() is threading.main_thread():
+            self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT)
+
+    def release(self) -> None:
+        """Give the thread the signal mask it had before `block`."""
+        if self.mask is not None:
+            mask, self.mask = self.mask, None
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    @contextlib.contextmanager
+    def let_through(self) -> Iterator[None]:
+        """Release SIGINT during the block, then block it again (in the thread that
+        resumes, should that be another)."""
+        self.release()
+        try:
+            yield
+        finally:
+            self.block()
 
 
 class _Pool(Protocol):
@@ -542,10 +553,26 @@ def _run_pooled(
     one game in it, and a game at fault [`MAX_ATTEMPTS`][] times fails. A future
     failing with one of ``pool.lost`` (Dask's dead-worker error) is a failed game if it
     played one game; the games of a larger chunk become suspects.
+
+    SIGINT (Ctrl-C) is blocked in the main thread during the run (see
+    `_SigintBlock`), so that worker processes start with it blocked and a
+    KeyboardInterrupt never comes while the run holds a lock that another thread needs.
+    Raised inside ``concurrent.futures`` or ``threading`` (``wait``, ``Future.result``),
+    it can come between a lock's acquisition and the block that releases it: the thread
+    that completes the next game would wait for that lock for ever, and the shutdown
+    with it. SIGINT is let through only where no such lock is held: while the run waits
+    for games, on a queue each future puts itself in when it is done (an interrupted
+    ``SimpleQueue.get`` holds no lock), while a Dask pool counts its workers, and while
+    the consumer runs between outcomes. A single Ctrl-C therefore always finds the
+    shutdown whole.
     """
     total = len(seeds)
     finished: dict[int, R | GameFailure] = {}
     running: dict[Future[tuple[list[R | GameFailure], float]], tuple[int, ...]] = {}
+    completed: queue.SimpleQueue[Future[tuple[list[R | GameFailure], float]]]
+    completed = queue.SimpleQueue()
+    """Each future of ``running`` puts itself here when it is done, in the thread that
+    completes it (a put never blocks)."""
     suspects: set[int] = set()
     deaths: dict[int, int] = {}
     started = 0
@@ -609,49 +636,74 @@ def _run_pooled(
 
     def submit(chunk: tuple[int, ...]) -> None:
         games = tuple((index, seeds[index]) for index in chunk)
-        with _sigint_blocked():
-            future = executor.submit(attempt_chunk, task, games)
+        future = executor.submit(attempt_chunk, task, games)
         running[future] = chunk
+        future.add_done_callback(completed.put)
 
-    executor = pool.start()
+    def send(slots: int) -> None:
+        """Start the suspects one at a time, else enough chunks to keep ``slots`` busy."""
+        nonlocal started
+        if suspects:
+            if not running:
+                submit((min(suspects),))
+            return
+        game_seconds = timed_seconds / timed_games if timed_games else None
+        size = chunk_size(total - started, slots, game_seconds)
+        while len(running) < 2 * slots and started < min(total, emitted + LEAD * slots * size):
+            chunk = tuple(range(started, min(total, started + size)))
+            submit(chunk)
+            started += len(chunk)
+
+    def collect(timeout: float | None) -> list[Future[tuple[list[R | GameFailure], float]]]:
+        """Wait up to ``timeout`` seconds (None: no limit) for a future to be done, with
+        SIGINT let through; give it and every other done since."""
+        with sigint.let_through():
+            try:
+                first = completed.get(timeout=timeout)
+            except queue.Empty:
+                return []
+        done = [first]
+        while True:
+            try:
+                done.append(completed.get_nowait())
+            except queue.Empty:
+                return done
+
+    broken = False
+    """Whether the current local pool broke: nothing more is sent to it, and it is
+    replaced once every game it held has come back."""
+    sigint = _SigintBlock()
+    sigint.block()
     try:
+        executor = pool.start()
         while emitted < total:
-            slots = pool.slots()
-            if suspects:
-                if not running:
-                    submit((min(suspects),))
-            else:
-                game_seconds = timed_seconds / timed_games if timed_games else None
-                size = chunk_size(total - started, slots, game_seconds)
-                while len(running) < 2 * slots and started < min(
-                    total, emitted + LEAD * slots * size
-                ):
-                    chunk = tuple(range(started, min(total, started + size)))
-                    submit(chunk)
-                    started += len(chunk)
-            done, _ = wait(running, timeout=pool.tick, return_when=FIRST_COMPLETED)
-            alone = len(running) == 1
-            intact = True
-            for future in done:
+            with sigint.let_through():
+                slots = pool.slots()  # a Dask pool asks its scheduler
+            if not broken:
+                send(slots)
+            # The games still in a broken pool fail with it: those of the chunk that
+            # broke it, played alone, count a death; the others become suspects.
+            alone = len(running) == 1 and not broken
+            for future in collect(pool.tick):
                 chunk = running.pop(future)
-                intact &= keep(chunk, future, alone and len(chunk) == 1)
-            if not intact:
-                # Every game still in the broken pool fails at once: keep what finished,
-                # suspect the rest, and go on with a new pool.
-                wait(running)
-                for future, chunk in running.items():
-                    keep(chunk, future, False)
-                running.clear()
+                if not keep(chunk, future, alone and len(chunk) == 1):
+                    broken = True
+            if broken and not running:
                 pool.stop()
                 executor = pool.start()
+                broken = False
             pool.report()
-            while emitted in finished:
-                yield finished.pop(emitted)
-                emitted += 1
+            if emitted in finished:
+                with sigint.let_through():  # the caller's code runs between the outcomes
+                    while emitted in finished:
+                        outcome = finished.pop(emitted)
+                        emitted += 1
+                        yield outcome
     finally:
         for future in running:
             future.cancel()
         pool.stop()
+        sigint.release()
 
 
 def _run_on_dask(
