@@ -88,6 +88,12 @@ def later_first(index: int, seed: int) -> tuple[int, int]:
     return index, seed
 
 
+def naps(index: int, seed: int) -> int:
+    """A task that takes a twentieth of a second: a long run of them can be killed midway."""
+    time.sleep(0.05)
+    return seed
+
+
 def dies_on_game_one(index: int, seed: int) -> int:
     """A task that kills its worker every time it plays game 1."""
     if index == 1 and in_worker():

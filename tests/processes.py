@@ -1,9 +1,9 @@
 """Real ``ttr`` processes for the tests, each in a process group of its own.
 
-A run on worker processes that hangs would keep its test waiting for ever: its workers
-hold the output pipes open even once the main process is killed. So the whole group is
-killed, workers included, at a deadline and when the test is done with it; the test then
-fails on what it read instead of stopping the suite.
+A run on worker processes that hangs would keep its test waiting for ever, and reading
+its output waits for every process that holds the pipes, workers included. So the whole
+group is killed at a deadline and when the test is done with it; the test then fails on
+what it read instead of stopping the suite.
 """
 
 from __future__ import annotations

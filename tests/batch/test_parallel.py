@@ -27,7 +27,7 @@ from parallel_bots import (
     fails,
     later_first,
 )
-from processes import DEADLINE, python_process, read_rest, ttr_process
+from processes import DEADLINE, process_group, python_process, read_rest, ttr_process
 
 from ttr_core import Ruleset, hookimpl
 from ttr_core.batch.parallel import (
@@ -226,6 +226,43 @@ def test_workers_forked_from_this_process_lose_no_game_and_take_each_runs_enviro
         "['set later', 'set later']",
         "python ['default', 'default']",
     ]
+
+
+RUN_TO_KILL = """\
+import sys
+import threading
+from parallel_bots import naps
+from ttr_core.batch.parallel import run_in_order, worker_context
+
+if __name__ == "__main__":
+    if sys.argv[1] == "forkserver":  # a thread sends the workers to the fork server
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+    print(worker_context().get_start_method(), flush=True)
+    for outcome in run_in_order(naps, list(range(10_000)), jobs=2):
+        print(outcome, flush=True)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads counted in /proc")
+@pytest.mark.parametrize("method", ["fork", "forkserver"])
+def test_nothing_of_a_run_outlives_a_main_process_killed_outright(method: str) -> None:
+    """A main process killed with SIGKILL cannot shut its pool down: its workers end by
+    themselves (and with them the fork server), instead of waiting for games for ever."""
+    psutil = pytest.importorskip("psutil")
+    tests = str(Path(__file__).resolve().parents[1])
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, *sys.path])}
+    argv = [sys.executable, "-c", RUN_TO_KILL, method]
+    with process_group(argv, env=environment) as proc:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == f"{method}\n"
+        assert proc.stdout.readline() == "0\n"
+        left = psutil.Process(proc.pid).children(recursive=True)
+        assert len(left) >= 2
+        proc.kill()
+        proc.wait(timeout=DEADLINE)
+        _, alive = psutil.wait_procs(left, timeout=20)
+    assert alive == []
 
 
 class LostWorkers(Exception):

@@ -28,7 +28,9 @@ Local worker processes never inherit a thread of the main process (see
 [`worker_context`][]), and they ignore SIGINT, so Ctrl-C in a terminal stops the main
 process only, without a traceback from any worker. Every way a run ends (its last game,
 the consumer closing it, Ctrl-C, an error) shuts a local pool down completely before the
-run returns. Dask is imported only when a scheduler is given.
+run returns; a main process killed outright leaves no worker behind either, since each
+worker ends once the process that started it has ended. Dask is imported only when a
+scheduler is given.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import contextlib
 import importlib
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import signal
@@ -256,8 +259,9 @@ def _run_here(
 
 def _start_worker(environment: dict[str, str]) -> None:
     """Worker start-up: ignore SIGINT (it arrives blocked, see `_run_pooled`), give
-    every other signal handled in Python its default action back, and take the
-    environment of the process that started the pool, as a spawned worker would.
+    every other signal handled in Python its default action back, take the
+    environment of the process that started the pool, as a spawned worker would, and
+    end with that process (see `_end_with_parent`).
 
     A worker forked from the main process would otherwise run the main process's
     handlers (one that only notes a SIGTERM would keep a broken pool from ending its
@@ -277,6 +281,28 @@ def _start_worker(environment: dict[str, str]) -> None:
     if os.environ != environment:
         os.environ.clear()
         os.environ.update(environment)
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """End this worker process as soon as the process that started its pool has ended.
+
+    A pool shuts its workers down, but a main process killed outright (SIGKILL, the
+    out-of-memory killer) cannot: its workers would wait for games for ever, holding the
+    pipes they inherited (the output of ``ttr`` that a caller reads to its end among
+    them). A daemon thread waits on the parent's sentinel, which becomes ready when the
+    parent ends, and then ends the process.
+    """
+    parent = multiprocessing.parent_process()
+    sentinel = None if parent is None else parent.sentinel
+    if sentinel is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ttr-parent-watch", daemon=True).start()
 
 
 PRELOADED = ("__main__", "ttr_core.batch.runs")
