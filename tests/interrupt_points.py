@@ -95,7 +95,7 @@ def play(at: int) -> tuple[str, int]:
     seeds = list(range(100, 100 + GAMES))
     sys.settrace(interrupter.call)
     try:
-        outcomes = list(_run_pooled(ThreadPool(), game, seeds, None))
+        outcomes = list(_run_pooled(ThreadPool(), game, seeds, None, None))
     except KeyboardInterrupt:
         ended = "interrupted"
     else:

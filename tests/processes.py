@@ -31,17 +31,11 @@ def kill_group(proc: subprocess.Popen[str]) -> None:
 def process_group(
     argv: list[str], deadline: float = DEADLINE, **popen: Any
 ) -> Iterator[subprocess.Popen[str]]:
-    """``argv`` with its output in text pipes, as the leader of a new process group (as a
-    terminal's foreground job is), killed with its group after ``deadline`` seconds or
-    when the block ends."""
-    proc = subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        **popen,
-    )
+    """``argv`` with its output in text pipes (unless ``popen`` says otherwise), as the
+    leader of a new process group (as a terminal's foreground job is), killed with its
+    group after ``deadline`` seconds or when the block ends."""
+    options: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = subprocess.Popen(argv, text=True, start_new_session=True, **{**options, **popen})
     killer = threading.Timer(deadline, kill_group, (proc,))
     killer.daemon = True
     killer.start()
@@ -49,9 +43,8 @@ def process_group(
         with proc:  # closes the pipes and waits for the main process
             try:
                 yield proc
-            except BaseException:
+            finally:
                 kill_group(proc)
-                raise
     finally:
         killer.cancel()
         kill_group(proc)

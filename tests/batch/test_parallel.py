@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -67,6 +68,22 @@ def test_outcomes_come_in_game_order_whatever_order_games_finish_in() -> None:
     )
     assert outcomes == [(i, s) for i, s in enumerate(seeds(8))]
     assert len(finished) == 8
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_on_start_is_called_once_before_any_game_is_done(jobs: int) -> None:
+    """A progress bar starts its threads there, once the workers are started."""
+    calls: list[str] = []
+    outcomes = run_in_order(
+        later_first,
+        seeds(4),
+        jobs=jobs,
+        on_start=lambda: calls.append("start"),
+        on_done=lambda: calls.append("done"),
+    )
+    assert calls == []  # nothing happens before the outcomes are asked for
+    assert list(outcomes) == list(enumerate(seeds(4)))
+    assert calls == ["start", "done", "done", "done", "done"]
 
 
 def test_a_task_that_raises_is_a_failure_naming_its_seed() -> None:
@@ -228,6 +245,34 @@ def test_workers_forked_from_this_process_lose_no_game_and_take_each_runs_enviro
     ]
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads counted in /proc")
+def test_a_run_in_a_terminal_forks_its_workers_before_its_progress_bar_starts() -> None:
+    """The bar's delay thread starts once the workers are started, so they are forked from
+    the main process, not from the fork server (a quarter of a second at every start)."""
+    psutil = pytest.importorskip("psutil")
+    terminal, other_end = os.openpty()
+    args = ("simulate", "--games", "2000", "--jobs", "2", "--bots", "greedy")
+    try:
+        with ttr_process(*args, stderr=other_end) as proc:
+            main = psutil.Process(proc.pid)
+            end = time.monotonic() + 60
+            while len(main.children()) < 2 and time.monotonic() < end:
+                time.sleep(0.02)
+            children = main.children()
+            commands = [child.cmdline() for child in children]
+            own = main.cmdline()
+            bar = b""  # the bar shows once its delay has passed
+            while b"simulating" not in bar and time.monotonic() < end:
+                if select.select([terminal], [], [], 0.1)[0]:
+                    bar += os.read(terminal, 4096)
+    finally:
+        os.close(terminal)
+        os.close(other_end)
+    assert commands == [own, own]  # no fork server, no resource tracker
+    assert b"simulating" in bar, bar
+
+
 RUN_TO_KILL = """\
 import sys
 import threading
@@ -314,7 +359,7 @@ def quick(index: int, seed: int) -> int:
 def test_a_chunk_whose_workers_died_fails_only_its_game_at_fault() -> None:
     """The games of a chunk lost with its workers are played again one at a time; only
     the game lost again, alone, is a failure."""
-    outcomes = list(_run_pooled(LosingPool(fatal=100), quick, seeds(200), None))
+    outcomes = list(_run_pooled(LosingPool(fatal=100), quick, seeds(200), None, None))
     failure = outcomes[100]
     assert isinstance(failure, GameFailure) and failure.seed == seeds(200)[100]
     assert "the workers playing it died (LostWorkers: worker died)" in failure.message

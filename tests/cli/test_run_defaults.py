@@ -124,15 +124,15 @@ def _wait_for(condition: Any, seconds: float = 10.0) -> None:
 
 def test_no_bar_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stderr", io.StringIO())
-    with _runs.progress_bar(10, "simulating", delay=0) as advance:
-        assert advance is None
+    with _runs.progress_bar(10, "simulating", delay=0) as bar:
+        assert bar == (None, None)
 
 
 def test_no_bar_when_not_shown(monkeypatch: pytest.MonkeyPatch) -> None:
     err = _Terminal()
     monkeypatch.setattr(sys, "stderr", err)
-    with _runs.progress_bar(10, "simulating", shown=False, delay=0) as advance:
-        assert advance is None
+    with _runs.progress_bar(10, "simulating", shown=False, delay=0) as bar:
+        assert bar == (None, None)
         time.sleep(0.05)
     assert err.getvalue() == ""
 
@@ -141,10 +141,11 @@ def test_a_short_run_shows_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     err = _Terminal()
     monkeypatch.setattr(sys, "stderr", err)
     before = threading.active_count()
-    with _runs.progress_bar(3, "simulating", delay=30) as advance:
-        assert advance is not None
+    with _runs.progress_bar(3, "simulating", delay=30) as bar:
+        assert bar.on_start is not None and bar.on_done is not None
+        bar.on_start()
         for _ in range(3):
-            advance()
+            bar.on_done()
     assert err.getvalue() == ""
     _wait_for(lambda: threading.active_count() <= before)
     assert threading.active_count() <= before, "the timer of the bar is left running"
@@ -156,11 +157,30 @@ def test_a_run_longer_than_the_delay_shows_its_bar_before_its_first_game_ends(
     """Even a run whose first game takes minutes shows that it is working."""
     err = _Terminal()
     monkeypatch.setattr(sys, "stderr", err)
-    with _runs.progress_bar(10, "simulating", delay=0.05) as advance:
-        assert advance is not None
+    with _runs.progress_bar(10, "simulating", delay=0.05) as bar:
+        assert bar.on_start is not None
+        bar.on_start()
         _wait_for(lambda: "simulating" in err.getvalue())
         shown = err.getvalue()
     assert "simulating" in shown and "0/10" in shown
+
+
+def test_the_bar_starts_no_thread_before_the_run_has_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its delay is timed from ``on_start``, which a run calls once its workers are
+    started: before that this process runs one thread, so the workers are forked from it."""
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    before = threading.active_count()
+    with _runs.progress_bar(10, "simulating", delay=0) as bar:
+        time.sleep(0.05)
+        assert threading.active_count() == before and err.getvalue() == ""
+        assert bar.on_start is not None
+        bar.on_start()
+        bar.on_start()  # once is enough; again changes nothing
+        _wait_for(lambda: "simulating" in err.getvalue())
+    assert "simulating" in err.getvalue()
 
 
 def test_simulate_shows_no_bar_with_json_even_on_a_terminal(

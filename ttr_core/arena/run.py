@@ -139,6 +139,7 @@ def play_arena(
     jobs: int = 1,
     scheduler: str | None = None,
     on_done: Callable[[], None] | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Generator[tuple[int, ArenaGame | GameFailure], None, None]:
     """Yield ``(number, outcome)`` for every game of the first ``blocks`` blocks in game
     order: the games in ``stored`` as kept, the others played (a game whose bot fails is
@@ -146,7 +147,9 @@ def play_arena(
 
     The games are played here (``jobs=1``), on ``jobs`` local processes or on the Dask
     cluster at ``scheduler``, with the same outcomes. Closing the generator cancels the
-    games not started. ``on_done`` is called as each game is played.
+    games not started. ``on_done`` is called as each game is played, ``on_start`` once the
+    games have started (see
+    [`run_in_order`][ttr_core.batch.parallel.run_in_order]).
 
     :raises ValueError: ``blocks`` is negative, or the games must run elsewhere and ``rs``
         carries plugins of its own.
@@ -162,11 +165,13 @@ def play_arena(
     seeds = [block_seed(settings.seed, g // len(seats)) for g in todo]
     if jobs == 1 and scheduler is None:
         task: Callable[[int, int], ArenaGame] = functools.partial(plan.play, rs)
-        outcomes = run_in_order(task, seeds, on_done=on_done)
+        outcomes = run_in_order(task, seeds, on_done=on_done, on_start=on_start)
     elif not portable(rs):
         raise ValueError("a ruleset with plugins of its own can only be played in this process")
     else:
-        outcomes = run_in_order(plan, seeds, jobs=jobs, scheduler=scheduler, on_done=on_done)
+        outcomes = run_in_order(
+            plan, seeds, jobs=jobs, scheduler=scheduler, on_done=on_done, on_start=on_start
+        )
     return _merged(total, len(seats), stored, outcomes)
 
 

@@ -206,6 +206,7 @@ def run_in_order(
     jobs: int = 1,
     scheduler: str | None = None,
     on_done: Callable[[], None] | None = None,
+    on_start: Callable[[], None] | None = None,
     worker_timeout: float | None = None,
 ) -> Generator[R | GameFailure, None, None]:
     """Play game ``i`` of ``seeds`` as ``task(i, seeds[i])`` and yield the outcomes in order.
@@ -215,6 +216,10 @@ def run_in_order(
     processes; else here. The task must be picklable (a top-level function or an
     instance of a top-level class) unless it runs here. ``on_done`` is called in this
     process for each game as its outcome arrives, in any order (for a progress bar).
+    ``on_start`` is called once in this process when the run has started its games (on
+    local workers: once they are started), before it waits for the first one: a caller
+    that shows progress starts its own threads there, since a thread started before
+    keeps the workers from being forked from this process (see [`worker_context`][]).
     Closing the iterator, or an exception while it waits (Ctrl-C), cancels the games
     not started; local worker processes finish the chunks they are playing and are shut
     down before that returns.
@@ -241,15 +246,20 @@ def run_in_order(
     if scheduler is not None:
         timeout = resolve_worker_timeout(worker_timeout)
         check_scheduler_support()
-        return _run_on_dask(scheduler, timeout, task, seeds, on_done)
+        return _run_on_dask(scheduler, timeout, task, seeds, on_done, on_start)
     if jobs == 1 or len(seeds) <= 1:
-        return _run_here(task, seeds, on_done)
-    return _run_pooled(_LocalPool(min(jobs, len(seeds))), task, seeds, on_done)
+        return _run_here(task, seeds, on_done, on_start)
+    return _run_pooled(_LocalPool(min(jobs, len(seeds))), task, seeds, on_done, on_start)
 
 
 def _run_here(
-    task: Callable[[int, int], R], seeds: Sequence[int], on_done: Callable[[], None] | None
+    task: Callable[[int, int], R],
+    seeds: Sequence[int],
+    on_done: Callable[[], None] | None,
+    on_start: Callable[[], None] | None,
 ) -> Generator[R | GameFailure, None, None]:
+    if on_start is not None:
+        on_start()
     for index, seed in enumerate(seeds):
         outcome = attempt(task, index, seed)
         if on_done is not None:
@@ -570,6 +580,7 @@ def _run_pooled(
     task: Callable[[int, int], R],
     seeds: Sequence[int],
     on_done: Callable[[], None] | None,
+    on_start: Callable[[], None] | None,
 ) -> Generator[R | GameFailure, None, None]:
     """Run the games on executors of ``pool`` in chunks (see [`chunk_size`][]), at most
     twice its slots of chunks at a time.
@@ -707,6 +718,9 @@ def _run_pooled(
                 slots = pool.slots()  # a Dask pool asks its scheduler
             if not broken:
                 send(slots)
+            if on_start is not None:
+                on_start()  # with SIGINT blocked: a thread started here inherits that
+                on_start = None
             # The games still in a broken pool fail with it: those of the chunk that
             # broke it, played alone, count a death; the others become suspects.
             alone = len(running) == 1 and not broken
@@ -738,6 +752,7 @@ def _run_on_dask(
     task: Callable[[int, int], R],
     seeds: Sequence[int],
     on_done: Callable[[], None] | None,
+    on_start: Callable[[], None] | None,
 ) -> Generator[R | GameFailure, None, None]:
     # Imported by name: Dask has no type information, so its objects are Any here.
     distributed = importlib.import_module("distributed")
@@ -758,7 +773,7 @@ def _run_on_dask(
         pool = _DaskPool(client, address, worker_timeout, killed_worker)
         client.subscribe_topic("all", pool.on_event)
         try:
-            yield from _run_pooled(pool, task, seeds, on_done)
+            yield from _run_pooled(pool, task, seeds, on_done, on_start)
         except CancelledError:
             # What the futures of a client give when it lost its scheduler for good.
             raise ClusterError(f"lost the connection to the Dask scheduler at {address}") from None

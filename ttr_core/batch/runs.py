@@ -352,6 +352,7 @@ def run_plan(
     jobs: int = 1,
     scheduler: str | None = None,
     on_done: Callable[[], None] | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Generator[T_co | GameFailure, None, None]:
     """Play the run's games by ``plan`` and yield the outcomes in game order.
 
@@ -363,10 +364,13 @@ def run_plan(
     """
     seeds = [game_seed(seed, i) for i in range(games)]
     if jobs == 1 and scheduler is None:
-        return run_in_order(functools.partial(plan.play, rs), seeds, on_done=on_done)
+        task = functools.partial(plan.play, rs)
+        return run_in_order(task, seeds, on_done=on_done, on_start=on_start)
     if not portable(rs):
         raise ValueError("a ruleset with plugins of its own can only be played in this process")
-    return run_in_order(plan, seeds, jobs=jobs, scheduler=scheduler, on_done=on_done)
+    return run_in_order(
+        plan, seeds, jobs=jobs, scheduler=scheduler, on_done=on_done, on_start=on_start
+    )
 
 
 def play_games(
@@ -380,14 +384,17 @@ def play_games(
     jobs: int = 1,
     scheduler: str | None = None,
     on_done: Callable[[], None] | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Generator[GameResult | GameFailure, None, None]:
     """Play a run and yield each game's result, or its failure, in game order.
 
     The games are played here (``jobs=1``), on ``jobs`` local processes or on the Dask
     cluster at ``scheduler``; the outcomes are the same. A game whose bot fails gives a
     [`GameFailure`][ttr_core.batch.parallel.GameFailure] naming its seed, and the run goes on.
-    ``on_done`` is called as each game finishes (for a progress bar). The arguments are
-    checked at once; the games are played as the outcomes are consumed.
+    ``on_done`` is called as each game finishes and ``on_start`` once the run has started
+    its games (for a progress bar, see
+    [`run_in_order`][ttr_core.batch.parallel.run_in_order]). The arguments are checked at
+    once; the games are played as the outcomes are consumed.
 
     :raises BotError: a bot name is unknown (before any game is played).
     :raises ValueError: ``players`` is outside the edition's range, ``games`` is negative,
@@ -397,7 +404,14 @@ def play_games(
     names = check_run(rs, players=players, games=games, bots=bots)
     plan = GamePlan.of(rs, names, records=records)
     return run_plan(
-        rs, plan, games=games, seed=seed, jobs=jobs, scheduler=scheduler, on_done=on_done
+        rs,
+        plan,
+        games=games,
+        seed=seed,
+        jobs=jobs,
+        scheduler=scheduler,
+        on_done=on_done,
+        on_start=on_start,
     )
 
 

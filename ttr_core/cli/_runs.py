@@ -17,7 +17,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from rich.console import Console
 from rich.progress import (
@@ -166,20 +166,30 @@ def lost_worker_notices() -> Iterator[None]:
         yield
 
 
+class BarHooks(NamedTuple):
+    """What a run calls to drive a progress bar (both None when none can be shown)."""
+
+    on_start: Callable[[], None] | None
+    """Starts the bar's delay: the run calls it once it has started its games."""
+    on_done: Callable[[], None] | None
+    """Advances the bar by one game."""
+
+
 @contextlib.contextmanager
 def progress_bar(
     total: int, label: str, *, shown: bool = True, delay: float | None = None
-) -> Iterator[Callable[[], None] | None]:
-    """A progress bar on standard error during the block, if it is a terminal, ``shown``
-    is true and the block lasts longer than ``delay`` seconds ([`PROGRESS_DELAY`][] if
-    None); yields the function that
-    advances it by one game (None when it can never be shown).
+) -> Iterator[BarHooks]:
+    """A progress bar on standard error during the block, if it is a terminal and ``shown``
+    is true, shown once ``delay`` seconds ([`PROGRESS_DELAY`][] if None) have passed
+    since the run started; yields the hooks the run calls (see [`BarHooks`][]).
 
-    The bar appears only after ``delay``, so a short run prints nothing, and a long one
-    shows a spinner and the elapsed time even before its first game ends.
+    A short run prints nothing, and a long one shows a spinner and the elapsed time even
+    before its first game ends. The delay is timed by a thread, started only when the run
+    calls ``on_start``: a run's local workers are forked from this process only while it
+    runs a single thread, which spares them a quarter of a second for the fork server.
     """
     if not shown or not sys.stderr.isatty():
-        yield None
+        yield BarHooks(None, None)
         return
     progress = Progress(
         SpinnerColumn(),
@@ -205,13 +215,16 @@ def progress_bar(
 
     timer = threading.Timer(PROGRESS_DELAY if delay is None else delay, show)
     timer.daemon = True
-    timer.start()
+
+    def start() -> None:
+        if timer.ident is None:  # once
+            timer.start()
 
     def advance() -> None:
         progress.advance(task)
 
     try:
-        yield advance
+        yield BarHooks(start, advance)
     finally:
         timer.cancel()
         with lock:

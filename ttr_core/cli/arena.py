@@ -221,7 +221,8 @@ def run(args: argparse.Namespace) -> int:
                     stored=stored,
                     jobs=jobs,
                     scheduler=args.scheduler,
-                    on_done=bar,
+                    on_done=bar.on_done,
+                    on_start=bar.on_start,
                 )
                 with contextlib.closing(outcomes):
                     for number, outcome in outcomes:

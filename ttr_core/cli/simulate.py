@@ -162,7 +162,7 @@ def _play(
 ) -> None:
     """Play the run, appending each finished game to ``results`` (and printing or saving
     it) and each failed one to ``failures`` (and reporting it), in game order."""
-    with progress_bar(args.games, "simulating", shown=not args.json) as advance:
+    with progress_bar(args.games, "simulating", shown=not args.json) as bar:
         outcomes = play_games(
             rs,
             players=args.players,
@@ -172,7 +172,8 @@ def _play(
             records=args.save is not None,
             jobs=where_to_play(args, args.games),
             scheduler=args.scheduler,
-            on_done=advance,
+            on_done=bar.on_done,
+            on_start=bar.on_start,
         )
         with contextlib.closing(outcomes):
             for outcome in outcomes:

@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         with (
             ctrl_c.installed(),
             lost_worker_notices(),
-            progress_bar(args.games, "studying") as advance,
+            progress_bar(args.games, "studying") as bar,
         ):
             played = run_study(
                 rs,
@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 jobs=jobs,
                 scheduler=args.scheduler,
-                on_done=advance,
+                on_done=bar.on_done,
+                on_start=bar.on_start,
             )
             with contextlib.closing(played):
                 for outcome in played:

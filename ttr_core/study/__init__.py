@@ -42,6 +42,7 @@ def run_study(
     jobs: int = 1,
     scheduler: str | None = None,
     on_done: Callable[[], None] | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Generator[GameStats | GameFailure, None, None]:
     """Play and measure the games of a study; yield each game's stats (or its failure) in
     game order.
@@ -50,7 +51,8 @@ def run_study(
     them. Game ``i`` has the seed of game ``i`` of ``ttr simulate`` with the same ``seed``, and
     its player count and seats are as [`ttr_core.study.games`][ttr_core.study.games] says. The games
     run here (``jobs=1``), on ``jobs`` local processes or on the Dask cluster at ``scheduler``, with
-    the same outcomes. ``on_done`` is called as each game finishes.
+    the same outcomes. ``on_done`` is called as each game finishes, ``on_start`` once the games
+    have started (see [`run_in_order`][ttr_core.batch.parallel.run_in_order]).
 
     :raises BotError: a bot name is unknown.
     :raises ValueError: ``players`` is outside the edition's range or ``games`` is negative.
@@ -61,7 +63,14 @@ def run_study(
         check_run(rs, players=count, games=games, bots=bots)
     plan = StudyPlan.of(rs, counts, bots, games)
     return run_plan(
-        rs, plan, games=games, seed=seed, jobs=jobs, scheduler=scheduler, on_done=on_done
+        rs,
+        plan,
+        games=games,
+        seed=seed,
+        jobs=jobs,
+        scheduler=scheduler,
+        on_done=on_done,
+        on_start=on_start,
     )
 
 
