@@ -461,6 +461,7 @@ def test_a_malformed_scheduler_address_is_one_error_line(
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks")
 def test_a_ctrl_c_anywhere_in_a_run_holds_no_lock_and_shuts_the_pool_down() -> None:
     """A KeyboardInterrupt at any instruction a Ctrl-C can reach ends the run with its
