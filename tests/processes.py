@@ -44,10 +44,9 @@ def process_group(
             try:
                 yield proc
             finally:
-                kill_group(proc)
+                kill_group(proc)  # before the wait, while the group's leader is not reaped
     finally:
         killer.cancel()
-        kill_group(proc)
 
 
 def ttr_process(
