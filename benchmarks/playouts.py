@@ -43,10 +43,10 @@ ENGINES = ("simulator", "simulator-record", "functional", "game")
 def play_simulator(rs: Ruleset, players: int, seed: int, *, score: bool, record: bool) -> int:
     """Play one random game on the simulator; return the number of decisions."""
     sim = Simulator.new(rs, players, seed=seed, record=record)
-    chooser = rng.seed_state(seed ^ 0x5DEECE66D)
+    chooser = rng.Stream(seed ^ 0x5DEECE66D)
     decisions = 0
     while not sim.is_over:
-        k, chooser = rng.below(chooser, sim.legal_count())
+        k = chooser.below(sim.legal_count())
         sim.apply_index(k)
         decisions += 1
     if score:
@@ -57,11 +57,11 @@ def play_simulator(rs: Ruleset, players: int, seed: int, *, score: bool, record:
 def play_functional(rs: Ruleset, players: int, seed: int, *, score: bool) -> int:
     """Play one random game through the functional API; return the number of decisions."""
     state = new_game(rs, players, seed=seed)
-    chooser = rng.seed_state(seed ^ 0x5DEECE66D)
+    chooser = rng.Stream(seed ^ 0x5DEECE66D)
     decisions = 0
     while not state.is_over:
         legal = LegalActions(rs, state)
-        k, chooser = rng.below(chooser, len(legal))
+        k = chooser.below(len(legal))
         state = apply(rs, state, legal[k])
         decisions += 1
     if score:
@@ -72,11 +72,11 @@ def play_functional(rs: Ruleset, players: int, seed: int, *, score: bool) -> int
 def play_game(rs: Ruleset, players: int, seed: int, *, score: bool) -> int:
     """Play one random game through :class:`Game`; return the number of decisions."""
     game = Game.new(rs, players, seed=seed)
-    chooser = rng.seed_state(seed ^ 0x5DEECE66D)
+    chooser = rng.Stream(seed ^ 0x5DEECE66D)
     decisions = 0
     while not game.is_over:
         legal = game.legal_actions()
-        k, chooser = rng.below(chooser, len(legal))
+        k = chooser.below(len(legal))
         game.apply(legal[k])
         decisions += 1
     if score:

@@ -6,8 +6,10 @@ The compiled build draws with :func:`ttr_core.model.rng.below_halves` and pure P
 
 from __future__ import annotations
 
+import pickle
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -45,3 +47,48 @@ def test_both_ways_agree_along_long_chains() -> None:
 def test_below_uses_the_wide_way_for_large_bounds() -> None:
     n = (1 << 40) + 3
     assert rng.below(12345, n) == rng.below_wide(12345, n)
+
+
+SEEDS = st.one_of(
+    st.integers(min_value=-(1 << 70), max_value=1 << 70),
+    st.sampled_from([0, -1, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, 1 << 63, (1 << 64) - 1]),
+)
+WIDE_BOUNDS = st.one_of(
+    BOUNDS, st.integers(min_value=1 << 30, max_value=1 << 64), st.just(1 << 64)
+)
+
+
+@given(seed=SEEDS, bounds=st.lists(WIDE_BOUNDS, min_size=1, max_size=40))
+def test_a_stream_draws_what_a_chain_of_below_draws(seed: int, bounds: list[int]) -> None:
+    stream = rng.Stream(seed)
+    state = rng.seed_state(seed)
+    assert stream.state == state
+    for n in bounds:
+        k, state = rng.below(state, n)
+        assert stream.below(n) == k
+        assert stream.state == state
+
+
+def test_a_stream_goes_on_from_its_state_when_copied_or_pickled() -> None:
+    stream = rng.Stream(20261208)
+    for n in (5, 110, 3, 1 << 40, 7):
+        stream.below(n)
+    again = rng.Stream(stream.state)
+    unpickled = pickle.loads(pickle.dumps(stream))
+    assert repr(unpickled) == repr(stream) == f"Stream({stream.state})"
+    draws = [stream.below(n) for n in range(1, 300)]
+    assert [again.below(n) for n in range(1, 300)] == draws
+    assert [unpickled.below(n) for n in range(1, 300)] == draws
+
+
+@pytest.mark.parametrize("n", [0, -1, -(1 << 64), (1 << 64) + 1, 1 << 70])
+def test_a_draw_out_of_a_64_bit_range_is_refused_and_moves_nothing(n: int) -> None:
+    """A bound below 1 has no number to give, and one above 2**64 more than a 64-bit
+    output covers (it used to divide by zero, give negative numbers or loop for ever)."""
+    stream = rng.Stream(7)
+    before = stream.state
+    with pytest.raises(ValueError, match="from 1 to 2"):
+        stream.below(n)
+    assert stream.state == before
+    with pytest.raises(ValueError, match="from 1 to 2"):
+        rng.below(before, n)

@@ -71,12 +71,11 @@ class BaseBot(ABC):
         self.ruleset = ruleset
         self.seat = seat
         self.seed = seed
-        self._rng = rng.seed_state(seed)
+        self._rng = rng.Stream(seed)
 
     def below(self, n: int) -> int:
         """A number uniform in ``range(n)`` from the bot's own generator (``n`` > 0)."""
-        k, self._rng = rng.below(self._rng, n)
-        return k
+        return self._rng.below(n)
 
     def pick(self, items: Sequence[T]) -> T:
         """One of ``items``, uniformly (``items`` must not be empty)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import _random
 from collections.abc import Sequence
-from typing import Final, TypeVar
+from typing import Final, TypeVar, final
 
 from ttr_core.model.native import i64, is_compiled
 
@@ -55,8 +55,11 @@ def next_u64(state: int) -> tuple[int, int]:
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """Return ``(k, new_state)`` with ``k`` uniform in ``range(n)``; ``n`` must be positive."""
-    if _HALVES and n < _SMALL:
+    """Return ``(k, new_state)`` with ``k`` uniform in ``range(n)``.
+
+    :raises ValueError: ``n`` is not from 1 to 2**64.
+    """
+    if _HALVES and 0 < n < _SMALL:
         return below_halves(state, n)
     return below_wide(state, n)
 
@@ -70,7 +73,14 @@ def below_halves(state: int, n: int) -> tuple[int, int]:
     """
     # The state as a signed 64-bit number (two's complement), read with one conversion
     # (at most one subtraction of a big integer) rather than a shift and a mask of it.
-    whole: i64 = state if state < _SIGN else state - _SPAN
+    k, whole = _draw_halves(state if state < _SIGN else state - _SPAN, n)
+    return int(k), whole if whole >= 0 else int(whole) + _SPAN
+
+
+def _draw_halves(whole: i64, n: i64) -> tuple[i64, i64]:
+    """One draw below ``n`` (< 2**30) from the state ``whole``, given in its signed form
+    (compiled) or as is: ``(k, new state)``, the new state signed from 2**63 on when
+    compiled and as is in plain Python."""
     hi: i64 = (whole >> 32) & _M32
     lo: i64 = whole & _M32
     span_mod: i64 = _SPAN32 % n  # 2**32 % n
@@ -105,13 +115,16 @@ def below_halves(state: int, n: int) -> tuple[int, int]:
         vlo: i64 = zlo ^ (((zhi << 1) & _M32) | (zlo >> 31))
         vhi: i64 = zhi ^ (zhi >> 31)
         if vhi != _M32 or _M32 - vlo >= rest:
-            k: i64 = ((vhi % n) * span_mod + vlo) % n
-            whole = (hi << 32) | lo  # wraps to the signed form from 2**63 on
-            return int(k), whole if whole >= 0 else int(whole) + _SPAN
+            return ((vhi % n) * span_mod + vlo) % n, (hi << 32) | lo  # wraps from 2**63 on
 
 
 def below_wide(state: int, n: int) -> tuple[int, int]:
-    """[`below`][] on whole 64-bit numbers, for any ``n``."""
+    """[`below`][] on whole 64-bit numbers, for any ``n`` from 1 to 2**64.
+
+    :raises ValueError: ``n`` is out of that range (a 64-bit draw cannot cover more).
+    """
+    if not 0 < n <= _SPAN:
+        raise ValueError(f"a draw below {n} is impossible: the bound must be from 1 to 2**64")
     limit = _SPAN - _SPAN % n
     while True:
         state = (state + _GAMMA) & _MASK
@@ -120,6 +133,55 @@ def below_wide(state: int, n: int) -> tuple[int, int]:
         value = z ^ (z >> 31)
         if value < limit:
             return value % n, state
+
+
+@final
+class Stream:
+    """A generator that keeps its own state: uniform draws for playouts and bots.
+
+    ``Stream(seed).below(n)`` gives the numbers that a chain of [`below`][] calls from
+    ``seed_state(seed)`` gives, and ``state`` is the state that chain would hold, so
+    ``Stream(stream.state)`` goes on where ``stream`` is. It returns no tuple and,
+    compiled, keeps the state as a machine integer: a draw costs a fraction of a call to
+    [`below`][], which matters to code that draws at every decision.
+    """
+
+    _state: i64
+    """The state: compiled, in its signed form (two's complement), a machine integer;
+    in plain Python as is, which the wide way of drawing takes."""
+
+    def __init__(self, seed: int) -> None:
+        """The stream at ``seed_state(seed)``: any integer seed, reduced to 64 bits."""
+        state = seed & _MASK
+        self._state = state - _SPAN if _HALVES and state >= _SIGN else state
+
+    @property
+    def state(self) -> int:
+        """The generator state (from 0 to 2**64 - 1), as [`below`][] takes and returns it."""
+        whole = self._state
+        return whole if whole >= 0 else int(whole) + _SPAN
+
+    def below(self, n: int) -> int:
+        """A number uniform in ``range(n)``, the next of the stream.
+
+        :raises ValueError: ``n`` is not from 1 to 2**64; the stream does not move.
+        """
+        if not _HALVES:
+            k, self._state = below_wide(self._state, n)
+            return k
+        if 0 < n < _SMALL:
+            k, whole = _draw_halves(self._state, n)
+            self._state = whole
+            return int(k)
+        k, state = below_wide(self.state, n)
+        self._state = state - _SPAN if state >= _SIGN else state
+        return k
+
+    def __reduce__(self) -> tuple[type[Stream], tuple[int]]:
+        return Stream, (self.state,)
+
+    def __repr__(self) -> str:
+        return f"Stream({self.state})"
 
 
 def shuffled(state: int, items: Sequence[T]) -> tuple[list[T], int]:

@@ -38,12 +38,11 @@ class Chooser:
     """Uniform choices from a seed, identical on every platform and Python version."""
 
     def __init__(self, seed: int) -> None:
-        self._state = rng.seed_state(seed)
+        self._stream = rng.Stream(seed)
 
     def below(self, n: int) -> int:
         """A number uniform in ``range(n)`` (``n`` must be positive)."""
-        k, self._state = rng.below(self._state, n)
-        return k
+        return self._stream.below(n)
 
     def __call__(self, n: int) -> int:
         """Same as `below`, so a chooser can be passed wherever a pick is wanted."""
