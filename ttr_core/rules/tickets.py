@@ -18,6 +18,7 @@ from typing import Final
 from ttr_core.model import events as ev
 from ttr_core.model.actions import Action, DrawTickets, KeepTickets
 from ttr_core.model.errors import IllegalActionError, quote
+from ttr_core.model.filled import filled
 from ttr_core.model.state import GameState, Phase
 from ttr_core.rules.table import KEEP_TICKETS, OPENING_TICKETS, TURN, Check, Table
 from ttr_core.rules.turn import end_turn, require_seat
@@ -144,7 +145,7 @@ _PLACES_SPAN: Final = 1 << 20
 def keep_action(t: Table, kept: tuple[int, ...]) -> KeepTickets:
     """The ``KeepTickets`` action of a listed choice of ticket indices."""
     ids = t.ix.ticket_ids
-    return KeepTickets(tuple([ids[x] for x in kept]))  # by position: it is faster
+    return filled(KeepTickets, {"tickets": tuple([ids[x] for x in kept])})
 
 
 def check_keep(t: Table, tickets: object) -> tuple[int, ...]:
