@@ -33,9 +33,9 @@ def simulator_games(rs: Ruleset, players: int, seeds: list[int]) -> float:
     start = time.perf_counter()
     for seed in seeds:
         sim = Simulator.new(rs, players, seed=seed, record=False)
-        chooser = rng.Stream(seed ^ 0x5DEECE66D)
+        chooser = rng.seed_state(seed ^ 0x5DEECE66D)
         while not sim.is_over:
-            k = chooser.below(sim.legal_count())
+            k, chooser = rng.below(chooser, sim.legal_count())
             sim.apply_index(k)
     return len(seeds) / (time.perf_counter() - start)
 

@@ -44,9 +44,9 @@ Scorer = Callable[[Ruleset, GameState], Any]
 def finished_game(rs: Ruleset, players: int, seed: int) -> GameState:
     """The final state of one uniformly random game."""
     sim = Simulator.new(rs, players, seed=seed, record=False)
-    chooser = rng.Stream(seed ^ 0x5DEECE66D)
+    chooser = rng.seed_state(seed ^ 0x5DEECE66D)
     while not sim.is_over:
-        k = chooser.below(sim.legal_count())
+        k, chooser = rng.below(chooser, sim.legal_count())
         sim.apply_index(k)
     return sim.snapshot()
 
