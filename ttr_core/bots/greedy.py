@@ -943,7 +943,8 @@ class GreedyBot(BaseBot):
             if colors is None:
                 colors = known[edge.tracks] = self._colors(edge.tracks)
             if len(colors) == 1:
-                need[colors[0]] += edge.length
+                color = colors[0]
+                need[color] = need[color] + edge.length
             else:
                 open_tracks.append((edge.length, tuple(colors)))
         if not flexible:
@@ -960,7 +961,7 @@ class GreedyBot(BaseBot):
                     left = hand[k] - need[k]
                     if left > spare:
                         best, spare = k, left
-                need[best] += length
+                need[best] = need[best] + length
         return need
 
     def _colors(self, tracks: tuple[int, ...]) -> tuple[int, ...]:

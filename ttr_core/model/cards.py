@@ -71,7 +71,8 @@ def counts_from_mapping(cards: Mapping[str, object]) -> tuple[int, ...]:
     for name, n in cards.items():
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise ValueError(f"card count for {name!r} must be a non-negative integer, got {n!r}")
-        counts[card_index(name)] += n
+        i = card_index(name)
+        counts[i] = counts[i] + n
     return tuple(counts)
 
 

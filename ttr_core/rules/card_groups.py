@@ -160,10 +160,10 @@ def choosable(
     for k in range(last, NUM_KINDS):
         free = hand[k] - grown[k]
         if free >= 1:
-            grown[k] += 1
+            grown[k] = grown[k] + 1
             if _completes(shape, groups, remaining, spare - 1, grown, k, hand):
                 out.append(k)
-            grown[k] -= 1
+            grown[k] = grown[k] - 1
         spare -= free
     return tuple(out)
 
@@ -249,14 +249,18 @@ def _claimable(t: Table, p: int, trains: int, g: GroupClass) -> int:
 def count_group_claims(t: Table) -> int:
     """How many claims with groups of any cards (track, number of groups) are legal now.
 
-    (``_claimable`` and ``_option_code`` written out in the loop: this runs at every turn.)
+    (``_claimable``, ``_option_code`` and ``GroupClass.cell`` written out in the loop, and
+    the classes of the seat's blocked tracks read once: this runs at every turn.)
     """
     groups = t.claims.groups
     if not groups:
         return 0
     p = t.current
     trains = t.trains[p]
-    blocked = len(t.blocked[p]) > 0
+    blocked: list[int] = []
+    if t.blocked[p]:
+        class_of = t.claims.class_of
+        blocked = [class_of[b] for b in t.blocked[p]]
     free_count = t.free_count
     hands = t.hands
     base = p * NUM_KINDS
@@ -266,13 +270,22 @@ def count_group_claims(t: Table) -> int:
     for g in groups:
         if g.length > trains:
             continue
-        free = free_count[g.klass]
-        if blocked:
-            free -= blocked_in(t, p, g.klass)
+        k = g.klass
+        free = free_count[k]
+        for x in blocked:
+            if x == k:
+                free -= 1
         if free <= 0:
             continue
-        color = g.color
-        at = g.cell(size, locos, top if color == GRAY else hands[base + color])
+        bound = g.bound
+        held = top if g.color == GRAY else hands[base + g.color]
+        at = (
+            g.offset
+            + (size if size < bound else bound) * g.size_step
+            + (held if held < bound else bound)
+        )
+        if g.locos_ok:
+            at += (locos if locos < bound else bound) * g.side
         code = codes[at]
         if code < 0:
             code = _new_code(t, g, at)
@@ -405,7 +418,7 @@ def choose_card(t: Table, card: int) -> None:
     choice = t.choice
     assert choice is not None
     grown = list(choice.chosen)
-    grown[card] += 1
+    grown[card] = grown[card] + 1
     total = tuple(grown)
     held = 0
     for n in grown:

@@ -171,7 +171,8 @@ def _longest_by_labels(edges: Sequence[Edge], labels: Sequence[int]) -> int:
     in decreasing weight, each one's tracks gathered only when it could be the longest."""
     weight = [0] * len(labels)
     for a, _, length in edges:
-        weight[labels[a]] += length
+        label = labels[a]
+        weight[label] = weight[label] + length
     best = 0
     work = _Work()
     for root in sorted({labels[a] for a, _, _ in edges}, key=weight.__getitem__, reverse=True):
@@ -243,7 +244,7 @@ def _peel(
             top[1], top[0] = top[0], reach
         elif reach > top[1]:
             top[1] = reach
-        degree[other] -= 1
+        degree[other] = degree[other] - 1
         if degree[other] == 1:
             leaves.append(other)
     return degree, down, gone
@@ -638,13 +639,13 @@ class _TrailSearch:
             bit = 1 << i
             length = self.length[i]
             by_length[length] = by_length.get(length, 0) | bit
-            self.inc[a] |= bit
-            self.inc[b] |= bit
+            self.inc[a] = self.inc[a] | bit
+            self.inc[b] = self.inc[b] | bit
             self.adj[a].append((bit, b))
             if a != b:
                 self.adj[b].append((bit, a))
-                self.odd[a] |= bit
-                self.odd[b] |= bit
+                self.odd[a] = self.odd[a] | bit
+                self.odd[b] = self.odd[b] | bit
                 incident[a].append((length, bit, b))
                 incident[b].append((length, bit, a))
         self.cheapest = [sorted(tracks) for tracks in incident]

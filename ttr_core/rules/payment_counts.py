@@ -365,14 +365,14 @@ def _affordable(size: int, payments: list[tuple[int, int]]) -> list[int]:
     locomotives) the hand affords: a 2-D running sum, flat at ``locos * size + held``."""
     table = [0] * (size * size)
     for n, nl in payments:
-        table[nl * size + n] += 1
+        table[nl * size + n] = table[nl * size + n] + 1
     for locos in range(size):
         row = locos * size
         for held in range(1, size):
-            table[row + held] += table[row + held - 1]
+            table[row + held] = table[row + held] + table[row + held - 1]
         if locos:
             for held in range(size):
-                table[row + held] += table[row - size + held]
+                table[row + held] = table[row + held] + table[row - size + held]
     return table
 
 

@@ -51,10 +51,10 @@ def unseen_cards(
     ix = index_of(rs)
     unseen = list(ix.deck_counts)
     for k in range(NUM_KINDS):
-        unseen[k] -= hand[k] + discard[k]
+        unseen[k] = unseen[k] - (hand[k] + discard[k])
     for c in shown:
         if c >= 0:
-            unseen[c] -= 1
+            unseen[c] = unseen[c] - 1
     return unseen
 
 

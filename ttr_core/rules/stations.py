@@ -124,7 +124,7 @@ def build(t: Table, c: int, cards: tuple[int, ...]) -> None:
     if t.events is not None:
         t.events.append(ev.StationBuilt(player=p, city=t.ix.city_ids[c], cards=cards))
     piles.refill(t)
-    t.stations[p] -= 1
+    t.stations[p] = t.stations[p] - 1
     t.seat_changed(p)
     end_turn(t)
 

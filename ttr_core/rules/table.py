@@ -275,7 +275,8 @@ class Table:
         tab = self.claims
         sig = [0] * NUM_KINDS
         for k, n in enumerate(self.free_count):
-            sig[tab.block_of[k]] += tab.weight[k] * n
+            c = tab.block_of[k]
+            sig[c] = sig[c] + tab.weight[k] * n
         self.sig = sig
         self.block_counts = [tab.block_row(c, sig[c], self.free_count) for c in range(LOCO)]
 

@@ -81,7 +81,7 @@ def extra_payments(t: Table) -> list[tuple[int, ...]]:
             cards = [0] * NUM_KINDS
             if colored:
                 cards[color] = colored
-            cards[LOCO] += locos
+            cards[LOCO] = cards[LOCO] + locos
             out.append(tuple(cards))
     return out
 
