@@ -831,10 +831,12 @@ class Simulator:
         self._checked = self._checked_do = None
         if self._seeded and t.chance is None:
             t.version += 1
-            if do is None:
-                self._apply_built()
-            else:
+            if do is not None:
                 do()
+            elif self._built_kind == _CLAIM:  # _apply_built written out: a call fewer
+                tunnels.claim(t, self._built_a, self._built_cards)
+            else:
+                self._apply_located(self._built_kind, self._built_a, self._built_b)
             return
         # Outcomes from a record can be refused midway: keep a copy to go back to.
         backup = Table(t.rs, t.players, copy_of=t)
