@@ -53,9 +53,7 @@ SEEDS = st.one_of(
     st.integers(min_value=-(1 << 70), max_value=1 << 70),
     st.sampled_from([0, -1, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, 1 << 63, (1 << 64) - 1]),
 )
-WIDE_BOUNDS = st.one_of(
-    BOUNDS, st.integers(min_value=1 << 30, max_value=1 << 64), st.just(1 << 64)
-)
+WIDE_BOUNDS = st.one_of(BOUNDS, st.integers(min_value=1 << 30, max_value=1 << 64), st.just(1 << 64))
 
 
 @given(seed=SEEDS, bounds=st.lists(WIDE_BOUNDS, min_size=1, max_size=40))
